@@ -1,0 +1,115 @@
+// paleo: the command-line front end of the core. A drop-in for the original's `summary` and
+// `simulate`, plus `layers`, `estimate` and `api` (a JSON request on stdin or in a file).
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+
+#include "cli/options.h"
+#include "cli/output.h"
+#include "cli/request_builder.h"
+#include "core/api.h"
+#include "core/version.h"
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+using namespace paleo::cli;
+
+constexpr int kExitBadInput = 2;
+
+const char* const kUsage =
+    "usage: paleo COMMAND [NET] [OPTIONS]\n"
+    "commands:\n"
+    "  simulate NET   data/model/hybrid-parallel scaling (the original's simulate)\n"
+    "  layers NET     per-layer forward / backward-data / backward-filter times\n"
+    "  estimate NET   layers and totals (plus scaling with --num_workers)\n"
+    "  summary NET    shapes and parameters\n"
+    "  presets        the built-in nets, devices, networks and software profiles (JSON)\n"
+    "  api [FILE]     answer a JSON request (docs/api.md) from FILE or standard input\n"
+    "  version\n"
+    "NET is a spec file or a preset key (e.g. vgg16, presets/nets/inception_v3.json).\n"
+    "options: --device_name --network_name --batch_size --num_workers --scaling --ppp_comp\n"
+    "  --ppp_comm --use_only_gemm --use_pipeline --parallel data|model|hybrid --hybrid_workers\n"
+    "  --software --profile --conv_algorithm --workspace_limit_bytes --fetch_bandwidth_gb_per_s\n"
+    "  --separator --format table|csv|json\n";
+
+int report(const Json& response) {
+  const Json& e = response["error"];
+  std::cerr << "paleo: error: " << e["message"].get<std::string>() << "\n";
+  return kExitBadInput;
+}
+
+int run_api(const Arguments& args) {
+  std::stringstream text;
+  if (args.positional.empty()) {
+    text << std::cin.rdbuf();
+  } else {
+    std::ifstream file(args.positional[0]);
+    if (!file) throw std::invalid_argument("cannot read " + args.positional[0]);
+    text << file.rdbuf();
+  }
+  std::string response = paleo::handle_request_json(text.str());
+  std::cout << response << "\n";
+  return Json::parse(response)["ok"].get<bool>() ? 0 : kExitBadInput;
+}
+
+int run(int argc, char** argv) {
+  const std::vector<std::string> flags = {"use_only_gemm", "use_pipeline", "help"};
+  const std::vector<std::string> valued = {
+      "device_name", "network_name", "batch_size", "num_workers", "scaling", "ppp_comp", "ppp_comm",
+      "parallel", "hybrid_workers", "software", "profile", "conv_algorithm", "workspace_limit_bytes",
+      "fetch_bandwidth_gb_per_s", "separator", "format"};
+  Arguments args = parse_arguments(argc, argv, flags, valued);
+  const std::string& cmd = args.command;
+  if (cmd.empty() || cmd == "--help" || cmd == "-h" || cmd == "help" || args.has("help")) {
+    std::cout << kUsage;
+    return cmd.empty() ? kExitBadInput : 0;
+  }
+  if (cmd == "--version" || cmd == "version") {
+    std::cout << "Paleo, version " << paleo::kVersion << "\n";
+    return 0;
+  }
+  if (cmd == "api") return run_api(args);
+  const Format format = parse_format(args.get("format", "table"));
+  if (cmd == "presets") {
+    Json r = paleo::handle_request(Json{{"command", "presets"}});
+    std::cout << r.dump(2) << "\n";
+    return 0;
+  }
+  if (cmd != "simulate" && cmd != "layers" && cmd != "estimate" && cmd != "summary")
+    throw std::invalid_argument("unknown command '" + cmd + "'\n" + kUsage);
+  if (args.positional.empty()) throw std::invalid_argument("'" + cmd + "' needs a network spec or preset\n" + kUsage);
+  int status = 0;
+  for (const std::string& net_arg : args.positional) {
+    Json request = build_request(cmd, args, net_argument(net_arg));
+    Json response = paleo::handle_request(request);
+    if (!response["ok"].get<bool>()) {
+      status = report(response);
+      continue;
+    }
+    if (cmd == "simulate") {
+      SimulateContext context;
+      context.net_argument = net_arg;
+      context.use_only_gemm = args.has("use_only_gemm");
+      context.separator = args.get("separator", "\t");
+      print_simulation(std::cout, response, format, context);
+    } else if (cmd == "summary") {
+      print_summary(std::cout, response, format);
+    } else {
+      print_layers(std::cout, response, format);
+    }
+  }
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "paleo: error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+}

@@ -1,0 +1,162 @@
+#include "cli/output.h"
+
+#include <cstdio>
+#include <stdexcept>
+#include <vector>
+
+#include "cli/python_float.h"
+
+namespace paleo::cli {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+const char* const kSchemes[] = {"OneToAll", "TreeAllReduce", "ButterflyAllReduce", "ButterflyMixing"};
+
+// Integers as integers, everything else as Python's repr.
+std::string num(const Json& v) {
+  if (v.is_number_integer() || v.is_number_unsigned()) return std::to_string(v.get<long long>());
+  return python_repr(v.get<double>());
+}
+
+std::string fixed6(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%f", v);
+  return buf;
+}
+
+std::string join(const std::vector<std::string>& cells, const std::string& sep) {
+  std::string out;
+  for (std::size_t i = 0; i < cells.size(); ++i) out += (i ? sep : "") + cells[i];
+  return out;
+}
+
+std::string shape(const Json& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) out += (i ? "x" : "") + std::to_string(s[i].get<long long>());
+  return out;
+}
+
+void print_preamble(std::ostream& out, const Json& r, const SimulateContext& c, const std::string& title,
+                    bool hybrid) {
+  out << std::string(10, '=') << "\n" << title << "\n";
+  out << "Profiling for device " << r["device"]["name"].get<std::string>() << " and "
+      << r["network"]["name"].get<std::string>() << " ("
+      << fixed6(r["network"]["bandwidth_gbit_per_s"].get<double>() / 8) << " GB/s)\n";
+  out << "Use pipelining: " << (r.value("use_pipeline", false) ? "True" : "False") << "\n";
+  if (hybrid) out << "Hybrid workers: " << r["rows"][0]["workers"].get<long long>() << "\n";
+  out << "Use gemm: " << (c.use_only_gemm ? "True" : "False") << "  PPP comp: " << fixed6(r["ppp_comp"].get<double>())
+      << "   PPP comm: " << fixed6(r["ppp_comm"].get<double>()) << "\n";
+}
+
+}  // namespace
+
+Format parse_format(const std::string& name) {
+  if (name == "table") return Format::kTable;
+  if (name == "csv") return Format::kCsv;
+  if (name == "json") return Format::kJson;
+  throw std::invalid_argument("unknown --format '" + name + "' (known: table, csv, json)");
+}
+
+void print_simulation(std::ostream& out, const Json& r, Format format, const SimulateContext& c) {
+  if (format == Format::kJson) {
+    out << r.dump(2) << "\n";
+    return;
+  }
+  const std::string sep = format == Format::kCsv ? "," : c.separator;
+  const std::string parallel = r["parallel"].get<std::string>();
+  if (format == Format::kTable) out << c.net_argument << "\n";
+  if (parallel == "data") {
+    const Json& tables = r["scaling"];
+    const bool scaling_column = format == Format::kCsv && tables.size() > 1;
+    std::vector<std::string> header = {"workers", "batch_size", "iter", "time_fwd", "time_bwd", "time_apply", "time_comp"};
+    for (const char* s : kSchemes) header.push_back(s);
+    if (scaling_column) header.insert(header.begin(), "scaling");
+    if (format == Format::kCsv) out << join(header, sep) << "\n";
+    for (const Json& t : tables) {
+      if (format == Format::kTable) {
+        print_preamble(out, r, c, t["scaling"].get<std::string>() + " scaling", false);
+        out << join(header, sep) << "\n";
+      }
+      for (const Json& row : t["rows"]) {
+        std::vector<std::string> cells = {num(row["workers"]), num(row["batch_size"]), num(row["iter"]),
+                                          num(row["time_fwd_ms"]), num(row["time_bwd_ms"]),
+                                          num(row["time_apply_ms"]), num(row["time_comp_ms"])};
+        for (const char* s : kSchemes) cells.push_back(num(row["comm_ms"][s]));
+        if (scaling_column) cells.insert(cells.begin(), t["scaling"].get<std::string>());
+        out << join(cells, sep) << "\n";
+      }
+    }
+  } else if (parallel == "model") {
+    if (format == Format::kTable) print_preamble(out, r, c, "Model parallel", false);
+    out << join({"Pass", "Lowerbound", "Upperbound"}, sep) << "\n";
+    out << join({"Fwd", num(r["forward"]["lower_ms"]), num(r["forward"]["upper_ms"])}, sep) << "\n";
+    out << join({"Bwd", num(r["backward"]["lower_ms"]), num(r["backward"]["upper_ms"])}, sep) << "\n";
+  } else {
+    if (format == Format::kTable) print_preamble(out, r, c, "Hybrid parallel", true);
+    out << join({"workers", "batch_size", "fwd_time", "bwd_time", "apply_time", "sync_time(tree)"}, sep) << "\n";
+    for (const Json& row : r["rows"])
+      out << join({num(row["workers"]), num(row["batch_size"]), num(row["fwd_time_ms"]), num(row["bwd_time_ms"]),
+                   num(row["apply_time_ms"]), num(row["sync_time_ms"])}, sep) << "\n";
+  }
+}
+
+void print_layers(std::ostream& out, const Json& r, Format format) {
+  if (format == Format::kJson) {
+    out << r.dump(2) << "\n";
+    return;
+  }
+  const std::string sep = format == Format::kCsv ? "," : "\t";
+  std::vector<std::string> header = {"name", "type", "device_id", "inputs", "output", "params", "weights_bytes"};
+  const char* const passes[] = {"forward", "backward_data", "backward_filter"};
+  for (const char* p : passes)
+    for (const char* f : {"flops", "bytes", "comp_ms", "comm_ms", "total_ms", "algorithm"})
+      header.push_back(std::string(p) + "_" + f);
+  for (const char* f : {"comp_ms", "comm_ms", "total_ms"}) header.push_back(std::string("backward_") + f);
+  out << join(header, sep) << "\n";
+  for (const Json& l : r["layers"]) {
+    std::string inputs;
+    for (const Json& in : l["inputs"]) inputs += (inputs.empty() ? "" : "|") + shape(in);
+    std::vector<std::string> cells = {l["name"].get<std::string>(), l["type"].get<std::string>(),
+                                      l["device_id"].get<std::string>(), inputs, shape(l["output"]),
+                                      num(l["params"]), num(l["weights_bytes"])};
+    for (const char* p : passes) {
+      for (const char* f : {"flops", "bytes", "comp_ms", "comm_ms", "total_ms"}) cells.push_back(num(l[p][f]));
+      cells.push_back(l[p]["algorithm"].get<std::string>());
+    }
+    for (const char* f : {"comp_ms", "comm_ms", "total_ms"}) cells.push_back(num(l["backward"][f]));
+    out << join(cells, sep) << "\n";
+  }
+}
+
+void print_summary(std::ostream& out, const Json& r, Format format) {
+  if (format == Format::kJson) {
+    out << r.dump(2) << "\n";
+    return;
+  }
+  if (format == Format::kCsv) {
+    out << "name,type,output,params\n";
+    for (const Json& l : r["layers"])
+      out << l["name"].get<std::string>() << "," << l["type"].get<std::string>() << "," << shape(l["output"]) << ","
+          << num(l["params"]) << "\n";
+    return;
+  }
+  out << "A summary of static characteristics of network.\n  LAYER\tOUTPUTS\n";
+  for (const Json& l : r["layers"])
+    out << "  " << l["name"].get<std::string>() << "\t[" << shape(l["output"]) << "]  " << l["type"].get<std::string>()
+        << "  Params: " << num(l["params"]) << "\n";
+  const Json& t = r["totals"];
+  auto grouped = [](double v) {
+    std::string digits = std::to_string(static_cast<long long>(v)), grouped_digits;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+      if (i && (digits.size() - i) % 3 == 0) grouped_digits += ',';
+      grouped_digits += digits[i];
+    }
+    return grouped_digits;
+  };
+  out << "Number of params: " << grouped(t["params"].get<double>()) << " (" << grouped(t["params_bytes"].get<double>())
+      << " Bytes)\n";
+  out << "Activation: " << grouped(t["activation_bytes"].get<double>()) << " Bytes\n";
+}
+
+}  // namespace paleo::cli

@@ -1,0 +1,25 @@
+#pragma once
+// Printing API responses as the original's tables, as CSV, or as JSON.
+#include <ostream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace paleo::cli {
+
+enum class Format { kTable, kCsv, kJson };
+
+Format parse_format(const std::string& name);  // throws std::invalid_argument
+
+struct SimulateContext {
+  std::string net_argument;  // printed first, as the original printed the spec path
+  bool use_only_gemm = false;
+  std::string separator = "\t";
+};
+
+void print_simulation(std::ostream& out, const nlohmann::ordered_json& response, Format format,
+                      const SimulateContext& context);
+void print_layers(std::ostream& out, const nlohmann::ordered_json& response, Format format);
+void print_summary(std::ostream& out, const nlohmann::ordered_json& response, Format format);
+
+}  // namespace paleo::cli

@@ -1,0 +1,19 @@
+#pragma once
+// Turns the original CLI's options into a request document of the JSON API (docs/api.md).
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/options.h"
+
+namespace paleo::cli {
+
+// The net argument: a readable file holds a spec; otherwise a preset key, or a path whose file
+// stem is a preset key (e.g. nets/vgg16.json). Throws std::invalid_argument for neither.
+nlohmann::ordered_json net_argument(const std::string& arg);
+
+// Options shared by layers / summary / simulate / estimate.
+nlohmann::ordered_json build_request(const std::string& command, const Arguments& args,
+                                     const nlohmann::ordered_json& net);
+
+}  // namespace paleo::cli

@@ -1,0 +1,138 @@
+#include "core/api_request.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.h"
+#include "core/presets.h"
+
+namespace paleo {
+namespace {
+
+constexpr long kMaxWorkers = 1000000;
+constexpr Dim kMaxBatch = Dim{1} << 31;
+
+const std::vector<std::string>& request_fields() {
+  static const std::vector<std::string> fields = {
+      "command", "profile", "net", "device", "network", "software", "ppp_comp", "ppp_comm",
+      "batch_size", "conv_algorithm", "workspace_limit_bytes", "fetch_bandwidth_gb_per_s",
+      "use_pipeline", "parallel", "workers", "scaling", "hybrid_workers"};
+  return fields;
+}
+
+long read_count(const Json& v, const std::string& field, long max) {
+  Dim n = read_dim(v, field, "");
+  if (n < 1 || n > max) throw Error("must be an integer from 1 to " + std::to_string(max) + ", got " + v.dump(), "", field);
+  return static_cast<long>(n);
+}
+
+double read_ppp(const Json& request, const std::string& field) {
+  double v = read_number(request, field, "");
+  if (!(v > 0 && v <= 1)) throw Error("must be in (0, 1], got " + request[field].dump(), "", field);
+  return v;
+}
+
+double read_positive(const Json& request, const std::string& field) {
+  double v = read_number(request, field, "");
+  if (!(v > 0)) throw Error("must be positive, got " + request[field].dump(), "", field);
+  return v;
+}
+
+bool read_bool(const Json& request, const std::string& field) {
+  const Json& v = request[field];
+  if (!v.is_boolean()) throw Error("must be true or false, got " + v.dump(), "", field);
+  return v.get<bool>();
+}
+
+std::string read_key(const Json& request, const std::string& field) {
+  return read_string(request, field, "");
+}
+
+void read_hardware(const Json& request, Scenario& s) {
+  const Presets& presets = Presets::instance();
+  s.device = presets.device("TITAN_X");
+  if (request.contains("device"))
+    s.device = request["device"].is_string() ? presets.device(request["device"].get<std::string>())
+                                             : device_from_json(request["device"], "device");
+  s.interconnect = presets.interconnect("ethernet");
+  if (request.contains("network"))
+    s.interconnect = request["network"].is_string()
+                         ? presets.interconnect(request["network"].get<std::string>())
+                         : interconnect_from_json(request["network"], "network");
+  if (request.contains("software")) {
+    Software sw = presets.software(read_key(request, "software"));
+    s.ppp_comp = sw.ppp_comp;
+    s.ppp_comm = sw.ppp_comm;
+  }
+  if (request.contains("ppp_comp")) s.ppp_comp = read_ppp(request, "ppp_comp");
+  if (request.contains("ppp_comm")) s.ppp_comm = read_ppp(request, "ppp_comm");
+}
+
+void read_net(const Json& request, Scenario& s) {
+  const Json& net = request["net"];
+  const Json& spec = net.is_string() ? Presets::instance().net(net.get<std::string>()) : net;
+  if (!spec.is_object()) throw Error("must be a preset name or a network spec object", "", "net");
+  s.spec = expand_net_spec(spec);
+  s.graph = build_layer_graph(s.spec);
+  s.batch_size = spec_batch_size(s.spec);
+  if (request.contains("batch_size")) s.batch_size = read_count(request["batch_size"], "batch_size", kMaxBatch);
+  // Instantiate once here so that every spec error surfaces whatever the command.
+  build_network(s.spec, s.graph, s.batch_size);
+}
+
+}  // namespace
+
+Request parse_request(const Json& request) {
+  if (!request.is_object()) throw Error("a request must be a JSON object", "", "");
+  for (auto it = request.begin(); it != request.end(); ++it) {
+    const auto& known = request_fields();
+    if (std::find(known.begin(), known.end(), it.key()) == known.end())
+      throw Error("unknown request field (see docs/api.md)", "", it.key());
+  }
+  Request r;
+  r.command = read_key(request, "command");
+  Scenario& s = r.scenario;
+  if (request.contains("profile")) s.profile = &find_profile(read_key(request, "profile"));
+  read_hardware(request, s);
+  if (request.contains("conv_algorithm")) s.cost.algorithm = parse_conv_algorithm(read_key(request, "conv_algorithm"));
+  // The original's CPU path always lowers convolutions to GEMM.
+  if (!s.device.is_gpu) s.cost.algorithm = ConvAlgorithm::kGemm;
+  if (request.contains("workspace_limit_bytes"))
+    s.cost.workspace_limit_bytes = read_positive(request, "workspace_limit_bytes");
+  if (request.contains("fetch_bandwidth_gb_per_s"))
+    s.cost.fetch_bandwidth_gb_per_s = read_positive(request, "fetch_bandwidth_gb_per_s");
+  if (request.contains("use_pipeline")) s.use_pipeline = read_bool(request, "use_pipeline");
+  if (request.contains("parallel")) {
+    r.parallel = read_key(request, "parallel");
+    if (r.parallel != "data" && r.parallel != "model" && r.parallel != "hybrid")
+      throw Error("must be \"data\", \"model\" or \"hybrid\", got \"" + r.parallel + "\"", "", "parallel");
+  }
+  if (request.contains("workers")) {
+    const Json& w = request["workers"];
+    if (!w.is_array() || w.empty()) throw Error("must be a non-empty list of worker counts", "", "workers");
+    r.workers.clear();
+    for (const Json& n : w) r.workers.push_back(read_count(n, "workers", kMaxWorkers));
+    r.workers_given = true;
+  }
+  if (request.contains("scaling")) {
+    const Json& sc = request["scaling"];
+    std::vector<std::string> list;
+    if (sc.is_string()) {
+      list.push_back(sc.get<std::string>());
+    } else {
+      list = read_strings(request, "scaling", "");
+    }
+    if (list.empty()) throw Error("must name weak and/or strong", "", "scaling");
+    for (const std::string& x : list)
+      if (x != "weak" && x != "strong") throw Error("unknown scaling '" + x + "' (known: weak, strong)", "", "scaling");
+    r.scalings = list;
+  }
+  if (request.contains("hybrid_workers")) r.hybrid_workers = read_count(request["hybrid_workers"], "hybrid_workers", kMaxWorkers);
+  if (request.contains("net")) {
+    read_net(request, s);
+    r.has_net = true;
+  }
+  return r;
+}
+
+}  // namespace paleo

@@ -1,0 +1,203 @@
+#include "core/conv_algorithms.h"
+
+#include <cmath>
+
+#include "core/error.h"
+
+namespace paleo {
+namespace {
+
+constexpr double kFloatBytes = 4;
+constexpr double kComplexBytes = 8;
+constexpr Dim kFftTile = 32;
+constexpr Dim kWinogradOutputTile = 4;
+
+double d(Dim v) { return static_cast<double>(v); }
+
+// Smallest power of two >= x, and its log2 (exact, unlike the original's float logs, which
+// agree for every size below 2^29).
+std::pair<double, double> next_pow2(double x) {
+  double p = 1, log2p = 0;
+  while (p < x) {
+    p *= 2;
+    log2p += 1;
+  }
+  return {p, log2p};
+}
+
+// Original _fft_flops: 5 n log2 n per complex FFT of the padded tile, halved for 1-D filters
+// and for real-to-complex transforms.
+double fft_flops(double fft_size, bool real_to_complex, bool filter_1d) {
+  auto [tile, log2tile] = next_pow2(std::sqrt(fft_size));
+  double f = 2 * tile * 5 * tile * log2tile;
+  if (filter_1d) f /= 2;
+  if (real_to_complex) f /= 2;
+  return f;
+}
+
+PassCost gemm_for(const CostModel& model, const ConvGeometry& conv, bool im2col) {
+  PassCost c = gemm_cost(model, conv, im2col);
+  c.algorithm = im2col ? "precomp_gemm" : "gemm";
+  return c;
+}
+
+PassCost forced(const CostModel& model, const ConvGeometry& conv, ConvPass pass, ConvAlgorithm a) {
+  const bool filter_pass = pass == ConvPass::kBackwardFilter;
+  switch (a) {
+    case ConvAlgorithm::kGemm:
+      return gemm_for(model, conv, false);
+    case ConvAlgorithm::kPrecompGemm:
+      return gemm_for(model, conv, pass == ConvPass::kBackwardData);
+    case ConvAlgorithm::kFft:
+      return fft_cost(model, conv, false);
+    case ConvAlgorithm::kFftTiling:
+      // cuDNN offers no tiled FFT for the filter gradient; the original then used plain FFT.
+      return fft_cost(model, conv, !filter_pass);
+    case ConvAlgorithm::kWinograd:
+      if (filter_pass || !winograd_applies(conv)) return gemm_for(model, conv, false);
+      return winograd_cost(model, conv);
+    case ConvAlgorithm::kAuto:
+      break;
+  }
+  return gemm_for(model, conv, false);
+}
+
+}  // namespace
+
+ConvAlgorithm parse_conv_algorithm(const std::string& name) {
+  if (name == "gemm") return ConvAlgorithm::kGemm;
+  if (name == "precomp_gemm") return ConvAlgorithm::kPrecompGemm;
+  if (name == "fft") return ConvAlgorithm::kFft;
+  if (name == "fft_tiling") return ConvAlgorithm::kFftTiling;
+  if (name == "winograd") return ConvAlgorithm::kWinograd;
+  if (name == "auto") return ConvAlgorithm::kAuto;
+  throw Error("unknown convolution algorithm '" + name +
+                  "' (known: gemm, precomp_gemm, fft, fft_tiling, winograd, auto)",
+              "", "conv_algorithm");
+}
+
+const std::vector<std::string>& conv_algorithm_names() {
+  static const std::vector<std::string> names = {"gemm", "precomp_gemm", "fft", "fft_tiling", "winograd", "auto"};
+  return names;
+}
+
+PassCost gemm_cost(const CostModel& model, const ConvGeometry& c, bool im2col_buffer) {
+  PassCost cost;
+  const double holes_f = c.holes_in_filter_fraction();
+  const double holes_i = c.holes_in_input_fraction();
+  const Shape& in = c.input;
+  double flops = 2 * d(c.kh) * d(c.kw) * d(c.cin);
+  flops *= d(c.output[1]) * d(c.output[2]) * d(c.cout);
+  flops *= d(in[0]);
+  flops *= 1.0 - holes_f;
+  // Moving each non-zero of a zero-dilated gradient.
+  if (holes_i > 0) flops += 2 * product(in) * (1.0 - holes_i);
+  cost.flops = flops;
+  cost.comp_ms = model.comp_ms(flops);
+  const double padded_input = d(in[0]) * d(in[1] + 2 * c.pad_h) * d(in[2] + 2 * c.pad_w) * d(in[3]);
+  model.add_mem(cost, padded_input * kFloatBytes);
+  model.add_mem(cost, product(c.filter()) * (1.0 - holes_f) * kFloatBytes);
+  model.add_mem(cost, product(c.output) * kFloatBytes);
+  if (im2col_buffer) {
+    const double lowered = d(in[0]) * d(c.output[1]) * d(c.output[2]) * d(c.kh) * d(c.kw) * d(c.cin) * kFloatBytes;
+    model.add_mem(cost, lowered * 2);
+    cost.workspace_bytes = lowered;
+  }
+  return cost;
+}
+
+PassCost fft_cost(const CostModel& model, const ConvGeometry& c, bool tiled) {
+  const bool filter_1d = c.kh == 1 || c.kw == 1;
+  const Shape& in = c.input;
+  double fft_size = 0, tiles = 1, tile_size = 0;
+  if (tiled) {
+    fft_size = d(kFftTile * kFftTile);
+    tiles = d((in[1] + kFftTile - 1) / kFftTile) * d((in[2] + kFftTile - 1) / kFftTile);
+    tile_size = d(kFftTile);
+  } else {
+    Dim ph = std::max(in[1] + 2 * c.pad_h, c.kh);
+    Dim pw = std::max(in[2] + 2 * c.pad_w, c.kw);
+    fft_size = d(ph) * d(pw);
+    tile_size = d(std::max(ph, pw));
+  }
+  const double nc = d(in[0]) * d(in[3]);
+  const double ck = d(c.cin) * d(c.cout);
+  const double nk = d(in[0]) * d(c.cout);
+  const double filter_transform = filter_1d ? tile_size : fft_size;
+  double comp = 0, comm = 0, flops = 0, bytes = 0;
+  auto add_comp = [&](double times, double f) { comp += times * model.comp_ms(f); flops += times * f; };
+  auto add_mem = [&](double times, double b) { comm += times * model.mem_ms(b); bytes += times * b; };
+  // (1) forward transforms: inputs per tile, filters once.
+  add_comp(tiles, nc * fft_flops(fft_size, true, filter_1d));
+  add_comp(1, ck * fft_flops(fft_size, true, filter_1d));
+  add_mem(tiles, nc * fft_size * kFloatBytes);
+  add_mem(tiles, nc * fft_size * kComplexBytes);
+  add_mem(1, ck * fft_size * kFloatBytes);
+  add_mem(1, ck * filter_transform * kComplexBytes);
+  // (2) element-wise complex products.
+  add_comp(tiles, 4 * d(in[0]) * d(in[3]) * d(c.cout) * fft_size);
+  add_mem(tiles, nc * fft_size * kComplexBytes);
+  add_mem(tiles, ck * filter_transform * kComplexBytes);
+  add_mem(tiles, nk * fft_size * kComplexBytes);
+  // (3) inverse transform and the output.
+  add_comp(tiles, nk * fft_flops(fft_size, false, filter_1d));
+  add_mem(1, nk * fft_size * kComplexBytes);
+  add_mem(1, product(c.output) * kFloatBytes);
+  PassCost cost;
+  cost.comp_ms = comp;
+  cost.comm_ms = comm;
+  cost.flops = flops;
+  cost.bytes = bytes;
+  // The original's estimate of the transformed buffers of one tile.
+  cost.workspace_bytes = (nc + ck + nk) * fft_size * kComplexBytes;
+  cost.algorithm = tiled ? "fft_tiling" : "fft";
+  return cost;
+}
+
+bool winograd_applies(const ConvGeometry& c) {
+  return c.sh == 1 && c.sw == 1 && c.kh == c.kw && c.kh >= 2 && c.kh <= 5;
+}
+
+PassCost winograd_cost(const CostModel& model, const ConvGeometry& c) {
+  const double m = d(kWinogradOutputTile);
+  const double r = d(c.kh);
+  const double alpha = m + r - 1;  // input tile (survey Appendix B; Table 6 misprints it)
+  const double tiles = d(c.output[0]) * d((c.output[1] + kWinogradOutputTile - 1) / kWinogradOutputTile) *
+                       d((c.output[2] + kWinogradOutputTile - 1) / kWinogradOutputTile);
+  const double cin = d(c.cin), cout = d(c.cout);
+  // Multiply-adds of the survey's Algorithm 6 with its loop counts; 2 FLOPs each.
+  const double filter_transform = cout * cin * (r * r * alpha + alpha * alpha * r);
+  const double data_transform = tiles * cin * 2 * alpha * alpha * alpha;
+  const double batched_gemm = alpha * alpha * cout * cin * tiles;
+  const double output_transform = cout * tiles * (alpha * alpha * m + m * m * alpha);
+  PassCost cost;
+  model.add_comp(cost, 2 * (filter_transform + data_transform + batched_gemm + output_transform));
+  const Shape& in = c.input;
+  const double padded_input = d(in[0]) * d(in[1] + 2 * c.pad_h) * d(in[2] + 2 * c.pad_w) * d(in[3]);
+  model.add_mem(cost, padded_input * kFloatBytes);
+  model.add_mem(cost, product(c.filter()) * kFloatBytes);
+  model.add_mem(cost, product(c.output) * kFloatBytes);
+  const double transformed = alpha * alpha * (tiles * cin + cin * cout + tiles * cout) * kFloatBytes;
+  model.add_mem(cost, 2 * transformed);  // written once, read once
+  cost.workspace_bytes = transformed;
+  cost.algorithm = "winograd";
+  return cost;
+}
+
+PassCost conv_pass_cost(const CostModel& model, const ConvGeometry& conv, ConvPass pass,
+                        ConvAlgorithm algorithm, bool one_by_one, double workspace_limit_bytes) {
+  if (one_by_one) return gemm_for(model, conv, false);
+  if (algorithm != ConvAlgorithm::kAuto) return forced(model, conv, pass, algorithm);
+  PassCost best = gemm_for(model, conv, false);
+  const ConvAlgorithm candidates[] = {ConvAlgorithm::kFft, ConvAlgorithm::kFftTiling, ConvAlgorithm::kWinograd};
+  for (ConvAlgorithm a : candidates) {
+    if (a == ConvAlgorithm::kWinograd && (pass == ConvPass::kBackwardFilter || !winograd_applies(conv))) continue;
+    if (a == ConvAlgorithm::kFftTiling && pass == ConvPass::kBackwardFilter) continue;
+    if (conv.sh != 1 || conv.sw != 1) continue;  // cuDNN's FFT and Winograd need stride 1
+    PassCost c = forced(model, conv, pass, a);
+    if (c.workspace_bytes <= workspace_limit_bytes && c.total_ms() < best.total_ms()) best = c;
+  }
+  return best;
+}
+
+}  // namespace paleo

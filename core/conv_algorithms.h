@@ -1,0 +1,33 @@
+#pragma once
+// Cost of one convolution (a real layer or a gradient's stride-1 dummy) under each algorithm,
+// and the per-pass choice of algorithm (docs/model.md, "Convolution algorithms").
+#include <string>
+#include <vector>
+
+#include "core/conv_geometry.h"
+#include "core/cost_model.h"
+
+namespace paleo {
+
+enum class ConvAlgorithm { kGemm, kPrecompGemm, kFft, kFftTiling, kWinograd, kAuto };
+enum class ConvPass { kForward, kBackwardData, kBackwardFilter };
+
+ConvAlgorithm parse_conv_algorithm(const std::string& name);  // throws (field conv_algorithm)
+const std::vector<std::string>& conv_algorithm_names();
+
+// Original GEMM model; `im2col_buffer` adds writing and reading the lowered input (cuDNN
+// backward-data ALGO_1, "precomputed GEMM").
+PassCost gemm_cost(const CostModel& model, const ConvGeometry& conv, bool im2col_buffer);
+// Original FFT model, whole-image or in 32x32 tiles.
+PassCost fft_cost(const CostModel& model, const ConvGeometry& conv, bool tiled);
+// Winograd F(4x4, rxr) from the survey's Algorithm 6 (stride 1, square kernels 2..5 only).
+bool winograd_applies(const ConvGeometry& conv);
+PassCost winograd_cost(const CostModel& model, const ConvGeometry& conv);
+
+// The cost of one pass under the requested algorithm. `one_by_one` (the original layer's kernel
+// is 1x1) always takes GEMM, as the original did. kAuto picks the fastest algorithm whose
+// workspace fits `workspace_limit_bytes`.
+PassCost conv_pass_cost(const CostModel& model, const ConvGeometry& conv, ConvPass pass,
+                        ConvAlgorithm algorithm, bool one_by_one, double workspace_limit_bytes);
+
+}  // namespace paleo

@@ -1,0 +1,52 @@
+#include "core/cost_model.h"
+
+namespace paleo {
+
+PassCost& PassCost::operator+=(const PassCost& other) {
+  comp_ms += other.comp_ms;
+  comm_ms += other.comm_ms;
+  flops += other.flops;
+  bytes += other.bytes;
+  if (other.workspace_bytes > workspace_bytes) workspace_bytes = other.workspace_bytes;
+  return *this;
+}
+
+CostModel::CostModel(const Device& device, const ModelProfile& profile, double ppp_comp,
+                     double ppp_comm)
+    : device_(device),
+      profile_(profile),
+      ppp_comp_(ppp_comp),
+      ppp_comm_(ppp_comm),
+      cycle_ms_(1.0 / device.clock_mhz / 1e3) {}
+
+double CostModel::floored(double ms) const {
+  return profile_.one_cycle_floor_per_term && ms < cycle_ms_ ? cycle_ms_ : ms;
+}
+
+double CostModel::comp_ms(double flops) const {
+  if (flops == 0) return 0;
+  double ms = flops / 1e9 / device_.peak_gflops * 1e3;
+  return floored(ms / ppp_comp_);
+}
+
+double CostModel::mem_ms(double bytes) const {
+  double ms = bytes / profile_.memory_bytes_per_gb / device_.mem_bandwidth_gb_per_s * 1e3;
+  return floored(ms / ppp_comp_);
+}
+
+double CostModel::fetch_ms(double bytes, double bandwidth_gb_per_s) const {
+  double ms = bytes / profile_.memory_bytes_per_gb / bandwidth_gb_per_s * 1e3;
+  return floored(ms / ppp_comm_);
+}
+
+void CostModel::add_comp(PassCost& cost, double flops) const {
+  cost.comp_ms += comp_ms(flops);
+  cost.flops += flops;
+}
+
+void CostModel::add_mem(PassCost& cost, double bytes) const {
+  cost.comm_ms += mem_ms(bytes);
+  cost.bytes += bytes;
+}
+
+}  // namespace paleo

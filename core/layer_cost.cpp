@@ -1,0 +1,136 @@
+#include "core/layer_cost.h"
+
+#include <cstdlib>
+
+namespace paleo {
+namespace {
+
+constexpr double kFloatBytes = 4;
+
+// Original _profile_innerproduct: X [a, b] times W [b, c] into Y [a, c].
+PassCost matmul_cost(const CostModel& model, double a, double b, double c) {
+  PassCost cost;
+  model.add_comp(cost, 2 * a * b * c);
+  model.add_mem(cost, a * b * kFloatBytes);
+  model.add_mem(cost, b * c * kFloatBytes);
+  model.add_mem(cost, a * c * kFloatBytes);
+  return cost;
+}
+
+// Read the input and write the output: pooling and dropout.
+PassCost elementwise_cost(const CostModel& model, const Layer& l, double flops) {
+  PassCost cost;
+  model.add_comp(cost, flops);
+  model.add_mem(cost, product(l.inputs[0]) * kFloatBytes);
+  model.add_mem(cost, product(l.output) * kFloatBytes);
+  return cost;
+}
+
+long device_group(const Layer& l) { return l.on_split_device ? std::atol(l.split_device.c_str()) / 4 : 0; }
+
+bool on_other_device(const Layer& a, const Layer& b, bool original_rules) {
+  // The original compared the string "0" of a split with the integer 0 of an unsplit layer.
+  if (original_rules) return a.on_split_device != b.on_split_device || a.split_device != b.split_device;
+  return a.device_id() != b.device_id();
+}
+
+// Original _estimate_remote_fetch: pull each input that lives on another device; each parent
+// in another group of four devices halves the bandwidth (cumulatively, in the original).
+double fetch_ms(const Network& net, const Layer& l, const CostModel& model, const CostOptions& options) {
+  double bandwidth = options.fetch_bandwidth_gb_per_s.value_or(model.device().mem_bandwidth_gb_per_s);
+  const bool original = model.profile().original_fetch_rules;
+  double total = 0;
+  if (l.parents.size() == 1) {
+    if (on_other_device(l, net.layers[l.parents[0]], original))
+      total += model.fetch_ms(product(l.inputs[0]) * kFloatBytes, bandwidth);
+    return total;
+  }
+  for (std::size_t i = 0; i < l.parents.size(); ++i) {
+    const Layer& parent = net.layers[l.parents[i]];
+    if (!on_other_device(l, parent, original)) continue;
+    double bw = bandwidth;
+    if (device_group(l) != device_group(parent)) {
+      bw /= 2;
+      if (original) bandwidth = bw;
+    }
+    total += model.fetch_ms(product(l.inputs[i]) * kFloatBytes, bw);
+  }
+  return total;
+}
+
+struct ConvPasses {
+  PassCost forward, data, filter;
+};
+
+ConvPasses convolution_passes(const Layer& l, const CostModel& model, const CostOptions& o) {
+  const bool one_by_one = l.conv.kh == 1 && l.conv.kw == 1;
+  auto pass = [&](const ConvGeometry& g, ConvPass p) {
+    return conv_pass_cost(model, g, p, o.algorithm, one_by_one, o.workspace_limit_bytes);
+  };
+  ConvPasses out;
+  if (l.kind == LayerKind::kConvolution) {
+    out.forward = pass(l.conv, ConvPass::kForward);
+    if (l.backprop) out.data = pass(data_gradient_conv(l.conv, l.name), ConvPass::kBackwardData);
+    out.filter = pass(filter_gradient_conv(l.conv, l.name), ConvPass::kBackwardFilter);
+    return out;
+  }
+  // Deconvolution: forward = data gradient of the transposed conv; data gradient = its forward;
+  // filter gradient = the filter-gradient dummy of the equivalent conv, with that conv's holes.
+  ConvGeometry equivalent = data_gradient_conv(l.conv, l.name);
+  if (l.backprop) out.forward = pass(equivalent, ConvPass::kBackwardData);
+  out.data = pass(l.conv, ConvPass::kForward);
+  ConvGeometry back_filters = filter_gradient_conv(equivalent, l.name);
+  back_filters.holes = equivalent.holes;
+  back_filters.holes_in_inputs = false;
+  out.filter = pass(back_filters, ConvPass::kBackwardFilter);
+  return out;
+}
+
+}  // namespace
+
+LayerCost layer_cost(const Network& net, const Layer& l, const CostModel& model, const CostOptions& options) {
+  PassCost forward, data, filter;
+  switch (l.kind) {
+    case LayerKind::kConvolution:
+    case LayerKind::kDeconvolution: {
+      ConvPasses p = convolution_passes(l, model, options);
+      forward = p.forward;
+      data = p.data;
+      filter = p.filter;
+      break;
+    }
+    case LayerKind::kPooling: {
+      double flops = 2.0 * static_cast<double>(l.pool_kh * l.pool_kw) * static_cast<double>(l.inputs[0][3]) *
+                     static_cast<double>(l.output[1] * l.output[2]) * static_cast<double>(l.inputs[0][0]);
+      forward = data = elementwise_cost(model, l, flops);
+      break;
+    }
+    case LayerKind::kDropout:
+      forward = data = elementwise_cost(model, l, product(l.inputs[0]));
+      break;
+    case LayerKind::kInnerProduct: {
+      const double n = static_cast<double>(l.inputs[0][0]);
+      const double in = static_cast<double>(l.weights[0]);
+      const double out = static_cast<double>(l.weights[1]);
+      forward = matmul_cost(model, n, in, out);
+      data = matmul_cost(model, n, out, in);
+      filter = matmul_cost(model, in, n, out);
+      break;
+    }
+    default:
+      break;  // zero cost in paleo2017
+  }
+  LayerCost cost;
+  cost.fetch_ms = fetch_ms(net, l, model, options);
+  cost.forward = forward;
+  cost.backward_data = data;
+  cost.backward_filter = filter;
+  cost.backward = data;
+  cost.backward += filter;
+  cost.backward.algorithm.clear();
+  for (PassCost* p : {&cost.forward, &cost.backward_data, &cost.backward_filter, &cost.backward})
+    p->comm_ms += cost.fetch_ms;
+  return cost;
+}
+
+}  // namespace paleo

@@ -1,0 +1,31 @@
+#pragma once
+// Per-layer time of the forward pass and the two gradients (original FlopsProfiler.profile),
+// including the cross-device fetch of model-parallel splits.
+#include <optional>
+#include <vector>
+
+#include "core/conv_algorithms.h"
+#include "core/cost_model.h"
+#include "core/network.h"
+
+namespace paleo {
+
+struct CostOptions {
+  ConvAlgorithm algorithm = ConvAlgorithm::kGemm;
+  double workspace_limit_bytes = 4294967296.0;  // the original's cuDNN limit, 1 << 32
+  // Bandwidth of cross-device fetches; unset = the device's memory bandwidth (original).
+  std::optional<double> fetch_bandwidth_gb_per_s;
+};
+
+struct LayerCost {
+  // Each as the original's `profile` command reports it: including the layer's fetch time.
+  PassCost forward, backward_data, backward_filter;
+  // Both gradients with the fetch counted once (the original's backward pass).
+  PassCost backward;
+  double fetch_ms = 0;
+};
+
+LayerCost layer_cost(const Network& net, const Layer& layer, const CostModel& model,
+                     const CostOptions& options);
+
+}  // namespace paleo

@@ -1,0 +1,32 @@
+#pragma once
+// A model profile names a set of modelling choices. `paleo2017` reproduces the original
+// implementation quirk for quirk; each quirk is a named switch here so that a corrected profile
+// changes switches, not code paths.
+#include <string>
+#include <vector>
+
+namespace paleo {
+
+struct ModelProfile {
+  std::string name;
+  // Bytes per "GB" when dividing by a memory bandwidth in GB/s (original: 2^30).
+  double memory_bytes_per_gb = 1073741824.0;
+  // Each compute and memory term is at least one clock cycle (original: max(1 cycle, t)).
+  bool one_cycle_floor_per_term = true;
+  // The weight update ignores the user's PPP and runs at PPP 1.0.
+  bool update_at_unit_ppp = true;
+  // Cross-device fetch: device "0" of a split layer differs from the unsplit device 0, and each
+  // further cross-group parent halves the bandwidth again (original remote-fetch rules).
+  bool original_fetch_rules = true;
+  // Backward data of strided convolutions costed over the zero-dilated gradient (original).
+  bool dense_strided_data_gradient = true;
+};
+
+const ModelProfile& paleo2017_profile();
+
+// Throws paleo::Error (field "profile") for an unknown name.
+const ModelProfile& find_profile(const std::string& name);
+
+std::vector<std::string> profile_names();
+
+}  // namespace paleo

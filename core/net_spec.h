@@ -1,0 +1,32 @@
+#pragma once
+// A PALEO network spec with its Blocks and ModelParallel blocks expanded into a flat list of
+// layers with resolved parent names (docs/spec-format.md).
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/json.h"
+
+namespace paleo {
+
+struct LayerSpec {
+  std::string name;  // expanded: "block/sub", "block/sub@3"
+  std::string type;
+  Json params;       // the layer's own fields
+  std::vector<std::string> parents;
+  int splits = 0;    // > 0 inside a ModelParallel block: Convolution divides its Cout by it
+  // The device a layer runs on: the text after '@' for a split layer, else device 0.
+  bool on_split_device = false;
+  std::string split_device;  // only meaningful when on_split_device
+};
+
+struct NetSpec {
+  std::string name;
+  std::vector<LayerSpec> layers;  // in the order of the file, blocks expanded in place
+  std::unordered_map<std::string, int> index_of;
+};
+
+// Throws paleo::Error naming the layer and field on malformed specs.
+NetSpec expand_net_spec(const Json& net);
+
+}  // namespace paleo

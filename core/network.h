@@ -1,0 +1,55 @@
+#pragma once
+// A network instantiated at one batch size: every layer with its input and output shapes,
+// parameters and convolution geometry, in the original's topological order.
+#include <string>
+#include <vector>
+
+#include "core/conv_geometry.h"
+#include "core/layer_graph.h"
+#include "core/net_spec.h"
+#include "core/shape.h"
+
+namespace paleo {
+
+enum class LayerKind {
+  kInput, kConvolution, kDeconvolution, kPooling, kInnerProduct, kDropout,
+  kConcatenate, kElementwise, kSoftmax, kReshape, kUpSampling, kZeroCost
+};
+
+struct Layer {
+  std::string name;
+  std::string type;  // as written in the spec
+  LayerKind kind = LayerKind::kZeroCost;
+  std::vector<int> parents;  // positions in Network::layers
+  std::vector<Shape> inputs;
+  Shape output;
+  bool on_split_device = false;
+  std::string split_device;
+  bool backprop = true;  // false when a parent is named "data": no gradient w.r.t. the input
+  ConvGeometry conv;     // Convolution: itself. Deconvolution: its transposed convolution.
+  Dim pool_kh = 0, pool_kw = 0;
+  Shape weights;         // InnerProduct: [inputs, outputs]
+  Dim params = 0;
+  double weights_bytes = 0;
+
+  // The original's device id: the split number, or device 0.
+  std::string device_id() const { return on_split_device ? split_device : "0"; }
+};
+
+struct Network {
+  std::string name;
+  Dim batch_size = 0;
+  std::vector<Layer> layers;  // topological order
+  Branch nested;              // Step::layer indices are positions in `layers`
+};
+
+// Layer type names understood by the spec reader, in the order docs list them.
+const std::vector<std::string>& known_layer_types();
+
+// The batch size written in the spec's Input layer.
+Dim spec_batch_size(const NetSpec& spec);
+
+// Instantiates the network at `batch_size` (> 0). Throws paleo::Error on bad layer fields.
+Network build_network(const NetSpec& spec, const LayerGraph& graph, Dim batch_size);
+
+}  // namespace paleo

@@ -1,0 +1,77 @@
+#include "core/network_cost.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace paleo {
+namespace {
+
+PassTotals sum_pass(const Network& net, const std::vector<LayerCost>& costs, PassCost LayerCost::*pass) {
+  PassTotals t;
+  std::vector<double> per_layer(costs.size());
+  for (std::size_t i = 0; i < costs.size(); ++i) {
+    const PassCost& c = costs[i].*pass;
+    t.comp_ms += c.comp_ms;
+    t.comm_ms += c.comm_ms;
+    t.total_ms += c.total_ms();
+    t.pipelined_ms += c.pipelined_ms();
+    per_layer[i] = c.total_ms();
+  }
+  t.branches = branch_bounds(net.nested, per_layer);
+  return t;
+}
+
+}  // namespace
+
+BranchBounds branch_bounds(const Branch& nested, const std::vector<double>& layer_ms) {
+  BranchBounds b;
+  for (const Step& step : nested.steps) {
+    if (step.layer >= 0) {
+      b.lower_ms += layer_ms[step.layer];
+      b.upper_ms += layer_ms[step.layer];
+      continue;
+    }
+    double widest = 0;
+    for (const Branch& sub : step.branches) {
+      BranchBounds s = branch_bounds(sub, layer_ms);
+      widest = std::max(widest, s.lower_ms);
+      b.upper_ms += s.upper_ms;
+    }
+    b.lower_ms += widest;
+  }
+  return b;
+}
+
+PassCost update_cost(const CostModel& model, double params_bytes) {
+  PassCost cost;
+  // w -= lr * dw: two FLOPs per parameter (the original's integer division by 4 bytes).
+  model.add_comp(cost, 2 * std::floor(params_bytes / 4));
+  // The original floors one term and triples it.
+  cost.comm_ms = 3 * model.mem_ms(params_bytes);
+  cost.bytes = 3 * params_bytes;
+  return cost;
+}
+
+CostModel update_model_for(const CostModel& model) {
+  if (!model.profile().update_at_unit_ppp) return model;
+  return CostModel(model.device(), model.profile(), 1.0, 1.0);
+}
+
+NetworkCost network_cost(const Network& net, const CostModel& model, const CostModel& update_model,
+                         const CostOptions& options) {
+  NetworkCost out;
+  out.layers.reserve(net.layers.size());
+  for (const Layer& l : net.layers) {
+    out.layers.push_back(layer_cost(net, l, model, options));
+    out.params += static_cast<double>(l.params);
+    out.params_bytes += l.weights_bytes;
+    out.activation_bytes += product(l.output) * 4;
+    out.forward_flops += out.layers.back().forward.flops;
+  }
+  out.forward = sum_pass(net, out.layers, &LayerCost::forward);
+  out.backward = sum_pass(net, out.layers, &LayerCost::backward);
+  out.update = update_cost(update_model, out.params_bytes);
+  return out;
+}
+
+}  // namespace paleo

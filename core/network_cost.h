@@ -1,0 +1,46 @@
+#pragma once
+// Whole-network time: per-pass sums (plain, "pipelined", branch-parallel) and the weight update.
+#include <vector>
+
+#include "core/layer_cost.h"
+#include "core/network.h"
+
+namespace paleo {
+
+struct BranchBounds {
+  double lower_ms = 0;  // parallel branches cost their maximum
+  double upper_ms = 0;  // parallel branches cost their sum
+};
+
+struct PassTotals {
+  double comp_ms = 0;
+  double comm_ms = 0;
+  double total_ms = 0;
+  double pipelined_ms = 0;  // sum over layers of max(comp, comm)
+  BranchBounds branches;
+};
+
+struct NetworkCost {
+  std::vector<LayerCost> layers;  // per Network::layers position
+  PassTotals forward, backward;
+  PassCost update;
+  double params = 0;
+  double params_bytes = 0;
+  double activation_bytes = 0;
+  double forward_flops = 0;
+};
+
+// Bounds of a nested sequence given a time per layer position (0 for layers left out).
+// Nested branches (a branch that forks again) are handled recursively.
+BranchBounds branch_bounds(const Branch& nested, const std::vector<double>& layer_ms);
+
+// The weight update of `params_bytes` of parameters: read weights, read updates, write weights.
+PassCost update_cost(const CostModel& model, double params_bytes);
+
+NetworkCost network_cost(const Network& net, const CostModel& model, const CostModel& update_model,
+                         const CostOptions& options);
+
+// Which model to cost the update with: PPP 1.0 under paleo2017 (update_at_unit_ppp).
+CostModel update_model_for(const CostModel& model);
+
+}  // namespace paleo

@@ -1,0 +1,125 @@
+#include "core/presets.h"
+
+#include "core/embedded_presets.h"
+#include "core/error.h"
+
+namespace paleo {
+namespace {
+
+const Json* find_by_key(const Json& list, const std::string& key) {
+  for (const Json& entry : list)
+    if (entry.value("key", "") == key) return &entry;
+  return nullptr;
+}
+
+std::string known_keys(const Json& list) {
+  std::string out;
+  for (const Json& entry : list) out += (out.empty() ? "" : ", ") + entry.value("key", "");
+  return out;
+}
+
+double positive(const Json& obj, const std::string& name, const std::string& field) {
+  double v = read_number(obj, name, "");
+  if (!(v > 0)) throw Error("'" + name + "' must be positive, got " + obj[name].dump(), "", field);
+  return v;
+}
+
+const Json& list_in(const Json& doc, const char* name) {
+  static const Json empty = Json::array();
+  auto it = doc.find(name);
+  return it != doc.end() && it->is_array() ? *it : empty;
+}
+
+}  // namespace
+
+Device device_from_json(const Json& obj, const std::string& field) {
+  if (!obj.is_object()) throw Error("must be a preset name or an object", "", field);
+  Device d;
+  d.key = obj.value("key", "custom");
+  d.name = obj.contains("name") && obj["name"].is_string() ? obj["name"].get<std::string>() : d.key;
+  d.clock_mhz = positive(obj, "clock_mhz", field);
+  d.peak_gflops = positive(obj, "peak_gflops", field);
+  d.mem_bandwidth_gb_per_s = positive(obj, "mem_bandwidth_gb_per_s", field);
+  if (obj.contains("memory_bytes") && !obj["memory_bytes"].is_null()) {
+    d.memory_bytes = read_number(obj, "memory_bytes", "");
+    if (d.memory_bytes < 0) throw Error("'memory_bytes' must not be negative", "", field);
+  }
+  if (obj.contains("is_gpu")) {
+    if (!obj["is_gpu"].is_boolean()) throw Error("'is_gpu' must be true or false", "", field);
+    d.is_gpu = obj["is_gpu"].get<bool>();
+  }
+  return d;
+}
+
+Interconnect interconnect_from_json(const Json& obj, const std::string& field) {
+  if (!obj.is_object()) throw Error("must be a preset name or an object", "", field);
+  Interconnect n;
+  n.key = obj.value("key", "custom");
+  n.name = obj.contains("name") && obj["name"].is_string() ? obj["name"].get<std::string>() : n.key;
+  n.bandwidth_gbit_per_s = positive(obj, "bandwidth_gbit_per_s", field);
+  return n;
+}
+
+const Presets& Presets::instance() {
+  static const Presets presets;
+  return presets;
+}
+
+Presets::Presets() {
+  for (std::size_t i = 0; i < kEmbeddedPresetCount; ++i) {
+    const std::string path = kEmbeddedPresets[i].path;
+    Json doc = Json::parse(kEmbeddedPresets[i].text);
+    if (path.rfind("nets/", 0) == 0) {
+      nets_.emplace_back(path.substr(5, path.size() - 5 - 5), std::move(doc));
+    } else if (path == "devices.json") {
+      devices_ = list_in(doc, "devices");
+    } else if (path == "networks.json") {
+      networks_ = list_in(doc, "networks");
+    } else if (path == "software.json") {
+      software_ = list_in(doc, "software");
+    } else if (path == "scenarios.json") {
+      scenarios_ = list_in(doc, "scenarios");
+    } else if (path == "prices.json") {
+      prices_ = list_in(doc, "prices");
+    }
+  }
+}
+
+const Json& Presets::net(const std::string& key) const {
+  for (const auto& [k, spec] : nets_)
+    if (k == key) return spec;
+  std::string known;
+  for (const auto& [k, spec] : nets_) known += (known.empty() ? "" : ", ") + k;
+  throw Error("unknown preset net '" + key + "' (known: " + known + ")", "", "net");
+}
+
+std::vector<std::string> Presets::net_keys() const {
+  std::vector<std::string> keys;
+  for (const auto& entry : nets_) keys.push_back(entry.first);
+  return keys;
+}
+
+Device Presets::device(const std::string& key) const {
+  const Json* entry = find_by_key(devices_, key);
+  if (!entry) throw Error("unknown device '" + key + "' (known: " + known_keys(devices_) + ")", "", "device");
+  return device_from_json(*entry, "device");
+}
+
+Interconnect Presets::interconnect(const std::string& key) const {
+  const Json* entry = find_by_key(networks_, key);
+  if (!entry) throw Error("unknown network '" + key + "' (known: " + known_keys(networks_) + ")", "", "network");
+  return interconnect_from_json(*entry, "network");
+}
+
+Software Presets::software(const std::string& key) const {
+  const Json* entry = find_by_key(software_, key);
+  if (!entry) throw Error("unknown software '" + key + "' (known: " + known_keys(software_) + ")", "", "software");
+  Software s;
+  s.key = key;
+  s.name = entry->value("name", key);
+  s.ppp_comp = read_number(*entry, "ppp_comp", "");
+  s.ppp_comm = read_number(*entry, "ppp_comm", "");
+  return s;
+}
+
+}  // namespace paleo

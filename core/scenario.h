@@ -1,0 +1,41 @@
+#pragma once
+// Everything a simulation needs: the network, the hardware, the profile and the options.
+#include "core/hardware.h"
+#include "core/layer_cost.h"
+#include "core/layer_graph.h"
+#include "core/model_profile.h"
+#include "core/net_spec.h"
+#include "core/network.h"
+#include "core/network_cost.h"
+
+namespace paleo {
+
+struct Scenario {
+  NetSpec spec;
+  LayerGraph graph;
+  Dim batch_size = 0;
+  Device device;
+  Interconnect interconnect;
+  const ModelProfile* profile = &paleo2017_profile();
+  double ppp_comp = 1.0;
+  double ppp_comm = 1.0;
+  CostOptions cost;
+  bool use_pipeline = false;
+
+  CostModel cost_model() const { return CostModel(device, *profile, ppp_comp, ppp_comm); }
+};
+
+// The network at `batch_size` and its cost under the scenario.
+struct CostedNetwork {
+  Network net;
+  NetworkCost cost;
+};
+
+CostedNetwork cost_at_batch(const Scenario& s, Dim batch_size);
+
+// Forward, backward and update time of one pass honouring use_pipeline.
+double forward_ms(const Scenario& s, const NetworkCost& c);
+double backward_ms(const Scenario& s, const NetworkCost& c);
+double update_ms(const Scenario& s, const NetworkCost& c);
+
+}  // namespace paleo

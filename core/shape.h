@@ -1,0 +1,26 @@
+#pragma once
+// Tensor shapes (NHWC, or [N, D] for flat tensors) and overflow-safe element counts.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace paleo {
+
+using Dim = std::int64_t;
+using Shape = std::vector<Dim>;
+
+// Largest element count of one tensor we accept: 2^50 elements (4 PiB of float32) is beyond any
+// real device, and keeps every product of shapes exact in a double.
+constexpr Dim kMaxElements = Dim{1} << 50;
+
+// Product of the dimensions; throws paleo::Error naming layer and field when it exceeds
+// kMaxElements or a dimension is not positive.
+Dim element_count(const Shape& shape, const std::string& layer, const std::string& field);
+
+// Unchecked product for shapes already validated.
+double product(const Shape& shape);
+
+// "128x224x224x3", the original's notation.
+std::string shape_to_string(const Shape& shape);
+
+}  // namespace paleo
