@@ -25,6 +25,8 @@ const char* const kUsage =
     "  layers NET     per-layer forward / backward-data / backward-filter times\n"
     "  estimate NET   layers and totals (plus scaling with --num_workers)\n"
     "  summary NET    shapes and parameters\n"
+    "  collective     cost of one collective (--op --algorithm --workers --bytes, and --link or\n"
+    "                 --bandwidth_gbps --latency_us, or --nodes --per_node --intra --inter)\n"
     "  presets        the built-in nets, devices, networks and software profiles (JSON)\n"
     "  api [FILE]     answer a JSON request (docs/api.md) from FILE or standard input\n"
     "  version\n"
@@ -32,7 +34,10 @@ const char* const kUsage =
     "options: --device_name --network_name --batch_size --num_workers --scaling --ppp_comp\n"
     "  --ppp_comm --use_only_gemm --use_pipeline --parallel data|model|hybrid --hybrid_workers\n"
     "  --software --profile --conv_algorithm --workspace_limit_bytes --fetch_bandwidth_gb_per_s\n"
-    "  --separator --format table|csv|json\n";
+    "  --separator --format table|csv|json\n"
+    "cluster options (estimate): --cluster --nodes --per_node --intra --inter --nics_per_node\n"
+    "  --collective --bucket_bytes --no_overlap --stages --micro_batches --schedule gpipe|1f1b\n"
+    "  --optimizer sgd|momentum|adam --roofline\n";
 
 int report(const Json& response) {
   const Json& e = response["error"];
@@ -55,11 +60,13 @@ int run_api(const Arguments& args) {
 }
 
 int run(int argc, char** argv) {
-  const std::vector<std::string> flags = {"use_only_gemm", "use_pipeline", "help"};
+  const std::vector<std::string> flags = {"use_only_gemm", "use_pipeline", "help", "no_overlap", "roofline"};
   const std::vector<std::string> valued = {
       "device_name", "network_name", "batch_size", "num_workers", "scaling", "ppp_comp", "ppp_comm",
       "parallel", "hybrid_workers", "software", "profile", "conv_algorithm", "workspace_limit_bytes",
-      "fetch_bandwidth_gb_per_s", "separator", "format"};
+      "fetch_bandwidth_gb_per_s", "separator", "format", "cluster", "nodes", "per_node", "intra", "inter",
+      "nics_per_node", "collective", "bucket_bytes", "stages", "micro_batches", "schedule", "optimizer", "op",
+      "algorithm", "workers", "bytes", "link", "bandwidth_gbps", "latency_us", "servers"};
   Arguments args = parse_arguments(argc, argv, flags, valued);
   const std::string& cmd = args.command;
   if (cmd.empty() || cmd == "--help" || cmd == "-h" || cmd == "help" || args.has("help")) {
@@ -72,6 +79,12 @@ int run(int argc, char** argv) {
   }
   if (cmd == "api") return run_api(args);
   const Format format = parse_format(args.get("format", "table"));
+  if (cmd == "collective") {
+    Json r = paleo::handle_request(build_collective_request(args));
+    if (!r["ok"].get<bool>()) return report(r);
+    print_collective(std::cout, r, format);
+    return 0;
+  }
   if (cmd == "presets") {
     Json r = paleo::handle_request(Json{{"command", "presets"}});
     std::cout << r.dump(2) << "\n";
@@ -98,6 +111,7 @@ int run(int argc, char** argv) {
       print_summary(std::cout, response, format);
     } else {
       print_layers(std::cout, response, format);
+      if (response.contains("cluster")) print_cluster(std::cout, response["cluster"], format);
     }
   }
   return status;

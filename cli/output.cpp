@@ -159,4 +159,55 @@ void print_summary(std::ostream& out, const Json& r, Format format) {
   out << "Activation: " << grouped(t["activation_bytes"].get<double>()) << " Bytes\n";
 }
 
+void print_collective(std::ostream& out, const Json& r, Format format) {
+  if (format == Format::kJson) {
+    out << r.dump(2) << "\n";
+    return;
+  }
+  const std::string sep = format == Format::kCsv ? "," : "\t";
+  if (format == Format::kTable)
+    out << r["op"].get<std::string>() << " of " << num(r["bytes"]) << " bytes among " << num(r["workers"])
+        << " workers: " << r["algorithm"].get<std::string>() << " " << num(r["time_ms"]) << " ms\n";
+  out << join({"algorithm", "time_ms", "alpha_ms", "beta_ms", "reduction_ms"}, sep) << "\n";
+  for (const Json& a : r["algorithms"])
+    out << join({a["algorithm"].get<std::string>(), num(a["time_ms"]), num(a["alpha_ms"]), num(a["beta_ms"]),
+                 num(a["reduction_ms"])}, sep) << "\n";
+}
+
+void print_cluster(std::ostream& out, const Json& c, Format format) {
+  if (format == Format::kJson) return;  // part of the response already printed
+  const std::string sep = format == Format::kCsv ? "," : "\t";
+  const Json& cl = c["cluster"];
+  out << "\n" << "cluster: " << num(cl["nodes"]) << " x " << num(cl["devices_per_node"]) << " devices ("
+      << cl["intra"]["name"].get<std::string>() << " in node, " << cl["inter"]["name"].get<std::string>()
+      << " between nodes), data parallel " << num(c["data_parallel"]) << ", pipeline stages "
+      << num(c["pipeline_stages"]) << ", global batch " << num(c["global_batch"]) << "\n";
+  const Json& comp = c["compute"];
+  out << "compute_ms" << sep << num(comp["compute_ms"]) << sep << "forward_ms" << sep << num(comp["forward_ms"]) << sep
+      << "backward_ms" << sep << num(comp["backward_ms"]) << sep << "update_ms" << sep << num(comp["update_ms"]) << "\n";
+  out << join({"algorithm", "comm_ms", "buckets", "step_no_overlap_ms", "exposed_no_overlap_ms", "step_overlap_ms",
+               "exposed_overlap_ms"}, sep) << "\n";
+  for (const Json& o : c["collectives"])
+    out << join({o["algorithm"].get<std::string>(), num(o["comm_ms"]), num(o["buckets"]),
+                 num(o["no_overlap"]["step_ms"]), num(o["no_overlap"]["exposed_comm_ms"]),
+                 num(o["overlap"]["step_ms"]), num(o["overlap"]["exposed_comm_ms"])}, sep) << "\n";
+  out << "chosen" << sep << c["chosen"]["algorithm"].get<std::string>() << sep << "step_ms" << sep << num(c["step_ms"])
+      << sep << "samples_per_s" << sep << num(c["throughput_samples_per_s"]) << "\n";
+  if (c.contains("pipeline")) {
+    const Json& p = c["pipeline"];
+    out << "pipeline_ms" << sep << num(p["step_ms"]) << sep << "bubble_ms" << sep << num(p["bubble_ms"]) << sep
+        << "bubble_fraction" << sep << num(p["bubble_fraction"]) << "\n";
+  }
+  out << join({"stage", "weights_bytes", "gradients_bytes", "optimizer_bytes", "activations_bytes", "workspace_bytes",
+               "total_bytes", "capacity_bytes", "fits"}, sep) << "\n";
+  long stage = 0;
+  for (const Json& m : c["memory"])
+    out << join({std::to_string(stage++), num(m["weights_bytes"]), num(m["gradients_bytes"]), num(m["optimizer_bytes"]),
+                 num(m["activations_bytes"]), num(m["workspace_bytes"]), num(m["total_bytes"]),
+                 m["capacity_bytes"].is_null() ? "unknown" : num(m["capacity_bytes"]),
+                 m["fits"].get<bool>() ? "yes" : "NO"}, sep) << "\n";
+  if (!c["max_batch_per_replica"].is_null())
+    out << "largest batch per replica that fits" << sep << num(c["max_batch_per_replica"]) << "\n";
+}
+
 }  // namespace paleo::cli

@@ -55,6 +55,39 @@ Json net_argument(const std::string& arg) {
   return file_stem(arg);
 }
 
+void add_cluster_options(const Arguments& args, Json& r) {
+  if (!args.has("cluster") && !args.has("intra") && !args.has("nodes") && !args.has("per_node")) return;
+  if (args.has("cluster") && !args.has("intra")) {
+    r["cluster"] = args.get("cluster", "");
+  } else {
+    Json c = {{"intra", args.get("intra", "nvlink2_v100")}};
+    if (args.has("inter")) c["inter"] = args.get("inter", "");
+    r["cluster"] = c;
+  }
+  if (args.has("nodes")) r["nodes"] = number_or_text(args.get("nodes", ""));
+  if (args.has("per_node")) r["devices_per_node"] = number_or_text(args.get("per_node", ""));
+  if (args.has("nics_per_node") && r["cluster"].is_object())
+    r["cluster"]["nics_per_node"] = number_or_text(args.get("nics_per_node", ""));
+}
+
+Json build_collective_request(const Arguments& args) {
+  Json r = {{"command", "collective"}, {"op", args.get("op", "allreduce")}, {"algorithm", args.get("algorithm", "auto")}};
+  if (args.has("bytes")) r["bytes"] = number_or_text(args.get("bytes", ""));
+  if (args.has("workers")) r["workers"] = number_or_text(args.get("workers", ""));
+  if (args.has("device_name")) r["device"] = args.get("device_name", "");
+  if (args.has("servers")) r["servers"] = number_or_text(args.get("servers", ""));
+  if (args.has("link")) {
+    r["link"] = args.get("link", "");
+  } else if (args.has("bandwidth_gbps")) {
+    Json bw = number_or_text(args.get("bandwidth_gbps", ""));
+    Json link = {{"bandwidth_gb_per_s", bw.is_number() ? Json(bw.get<double>() / 8) : bw},
+                 {"latency_us", number_or_text(args.get("latency_us", "0"))}};
+    r["link"] = link;
+  }
+  add_cluster_options(args, r);
+  return r;
+}
+
 Json build_request(const std::string& command, const Arguments& args, const Json& net) {
   Json r = {{"command", command}, {"net", net}};
   const bool simulate = command == "simulate";
@@ -62,6 +95,8 @@ Json build_request(const std::string& command, const Arguments& args, const Json
   if (args.has("network_name")) r["network"] = args.get("network_name", "");
   if (args.has("software")) r["software"] = args.get("software", "");
   if (args.has("profile")) r["profile"] = args.get("profile", "");
+  // The drop-in commands of the original reproduce it unless told otherwise.
+  else if (simulate || command == "summary") r["profile"] = "paleo2017";
   if (args.has("batch_size")) r["batch_size"] = number_or_text(args.get("batch_size", ""));
   else if (simulate) r["batch_size"] = 128;  // the original simulate's default
   if (args.has("ppp_comp")) r["ppp_comp"] = number_or_text(args.get("ppp_comp", ""));
@@ -73,6 +108,19 @@ Json build_request(const std::string& command, const Arguments& args, const Json
   if (args.has("fetch_bandwidth_gb_per_s"))
     r["fetch_bandwidth_gb_per_s"] = number_or_text(args.get("fetch_bandwidth_gb_per_s", ""));
   if (args.has("use_pipeline")) r["use_pipeline"] = true;
+  if (args.has("roofline")) r["roofline"] = true;
+  if (args.has("optimizer")) r["optimizer"] = args.get("optimizer", "");
+  add_cluster_options(args, r);
+  if (args.has("collective")) r["collective"] = args.get("collective", "");
+  if (args.has("bucket_bytes")) r["bucket_bytes"] = number_or_text(args.get("bucket_bytes", ""));
+  if (args.has("no_overlap")) r["overlap"] = false;
+  if (args.has("stages") || args.has("micro_batches") || args.has("schedule")) {
+    Json p = Json::object();
+    if (args.has("stages")) p["stages"] = number_or_text(args.get("stages", ""));
+    if (args.has("micro_batches")) p["micro_batches"] = number_or_text(args.get("micro_batches", ""));
+    if (args.has("schedule")) p["schedule"] = args.get("schedule", "");
+    r["pipeline"] = p;
+  }
   if (simulate || command == "estimate") {
     if (args.has("num_workers")) r["workers"] = list_of(args.get("num_workers", ""), true);
     else if (simulate) r["workers"] = Json::array({1, 2, 4, 8, 16, 32, 64, 128});

@@ -12,6 +12,14 @@ namespace paleo::cli {
 // stem is a preset key (e.g. nets/vgg16.json). Throws std::invalid_argument for neither.
 nlohmann::ordered_json net_argument(const std::string& arg);
 
+// The cluster options (--cluster, --nodes, --per_node, --intra, --inter, --nics_per_node),
+// added to `request` when given.
+void add_cluster_options(const Arguments& args, nlohmann::ordered_json& request);
+
+// `paleo collective`: --op --algorithm --workers --bytes and a link (--link, or
+// --bandwidth_gbps with --latency_us) or a cluster.
+nlohmann::ordered_json build_collective_request(const Arguments& args);
+
 // Options shared by layers / summary / simulate / estimate.
 nlohmann::ordered_json build_request(const std::string& command, const Arguments& args,
                                      const nlohmann::ordered_json& net);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <exception>
 
+#include "core/api_cluster.h"
 #include "core/api_request.h"
 #include "core/conv_algorithms.h"
 #include "core/error.h"
@@ -157,7 +158,8 @@ Json presets_response() {
   }
   return {{"ok", true}, {"command", "presets"}, {"nets", nets}, {"devices", p.devices()},
           {"networks", p.interconnects()}, {"software", p.software_list()}, {"scenarios", p.scenarios()},
-          {"prices", p.prices()}, {"profiles", profile_names()}, {"conv_algorithms", conv_algorithm_names()}};
+          {"prices", p.prices()}, {"links", p.links()}, {"clusters", p.clusters()}, {"profiles", profile_names()},
+          {"conv_algorithms", conv_algorithm_names()}};
 }
 
 const Request& require_net(const Request& r) {
@@ -174,15 +176,17 @@ Json dispatch(const Json& request) {
   if (r.command == "estimate") {
     Json out = layers_response(require_net(r));
     if (r.workers_given) out["simulation"] = simulation_json(r);
+    if (r.scenario.has_cluster) out["cluster"] = cluster_step_json(r);
     return out;
   }
+  if (r.command == "collective") return collective_response(r);
   if (r.command == "simulate") {
     Json out = common_header(require_net(r));
     out["net"] = {{"name", r.scenario.spec.name}, {"batch_size", r.scenario.batch_size}};
     out.update(simulation_json(r));
     return out;
   }
-  throw Error("unknown command '" + r.command + "' (known: estimate, simulate, layers, summary, presets, version)",
+  throw Error("unknown command '" + r.command + "' (known: estimate, simulate, layers, summary, collective, presets, version)",
               "", "command");
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/collectives.h"
 #include "core/error.h"
 #include "core/presets.h"
 
@@ -16,7 +17,9 @@ const std::vector<std::string>& request_fields() {
   static const std::vector<std::string> fields = {
       "command", "profile", "net", "device", "network", "software", "ppp_comp", "ppp_comm",
       "batch_size", "conv_algorithm", "workspace_limit_bytes", "fetch_bandwidth_gb_per_s",
-      "use_pipeline", "parallel", "workers", "scaling", "hybrid_workers"};
+      "use_pipeline", "parallel", "workers", "scaling", "hybrid_workers", "cluster", "nodes",
+      "devices_per_node", "collective", "bucket_bytes", "optimizer", "pipeline", "roofline", "op",
+      "algorithm", "bytes", "link", "servers", "devices", "overlap"};
   return fields;
 }
 
@@ -68,6 +71,54 @@ void read_hardware(const Json& request, Scenario& s) {
   if (request.contains("ppp_comm")) s.ppp_comm = read_ppp(request, "ppp_comm");
 }
 
+void read_cluster(const Json& request, Request& r) {
+  Scenario& s = r.scenario;
+  std::string device_key;
+  s.cluster = cluster_from_json(request["cluster"], "cluster", &device_key);
+  if (request.contains("nodes")) s.cluster.nodes = read_count(request["nodes"], "nodes", 1000000);
+  if (request.contains("devices_per_node"))
+    s.cluster.devices_per_node = read_count(request["devices_per_node"], "devices_per_node", 1000000);
+  if (s.cluster.devices() > 1000000) throw Error("more than 1000000 devices", "", "cluster");
+  if (!device_key.empty() && !request.contains("device")) s.device = Presets::instance().device(device_key);
+  s.has_cluster = true;
+}
+
+void read_pipeline(const Json& request, Request& r) {
+  const Json& p = request["pipeline"];
+  if (!p.is_object()) throw Error("must be an object {stages, micro_batches, schedule, split}", "", "pipeline");
+  for (auto it = p.begin(); it != p.end(); ++it)
+    if (it.key() != "stages" && it.key() != "micro_batches" && it.key() != "schedule" && it.key() != "split")
+      throw Error("unknown field '" + it.key() + "'", "", "pipeline");
+  if (p.contains("stages")) r.pipeline_stages = read_count(p["stages"], "pipeline.stages", 4096);
+  if (p.contains("micro_batches")) r.micro_batches = read_count(p["micro_batches"], "pipeline.micro_batches", 1 << 20);
+  if (p.contains("schedule")) {
+    r.pipeline_schedule = read_string(p, "schedule", "");
+    if (r.pipeline_schedule != "gpipe" && r.pipeline_schedule != "1f1b")
+      throw Error("must be \"gpipe\" or \"1f1b\"", "", "pipeline.schedule");
+  }
+  if (p.contains("split")) {
+    const Json& split = p["split"];
+    if (!split.is_array()) throw Error("must be a list of layer counts per stage", "", "pipeline.split");
+    for (const Json& n : split) r.pipeline_split.push_back(read_count(n, "pipeline.split", 1 << 20));
+    if (static_cast<long>(r.pipeline_split.size()) != r.pipeline_stages)
+      throw Error("needs one layer count per stage", "", "pipeline.split");
+  }
+}
+
+void read_collective_command(const Json& request, Request& r) {
+  if (request.contains("op")) r.op = read_key(request, "op");
+  if (request.contains("algorithm")) r.algorithm = read_key(request, "algorithm");
+  if (request.contains("bytes")) {
+    r.bytes = read_number(request, "bytes", "");
+    if (r.bytes < 0 || r.bytes > 1e18) throw Error("must be from 0 to 1e18", "", "bytes");
+  }
+  if (request.contains("link")) {
+    r.link = link_from_json(request["link"], "link");
+    r.has_link = true;
+  }
+  if (request.contains("servers")) r.servers = read_count(request["servers"], "servers", 1000000);
+}
+
 void read_net(const Json& request, Scenario& s) {
   const Json& net = request["net"];
   const Json& spec = net.is_string() ? Presets::instance().net(net.get<std::string>()) : net;
@@ -109,9 +160,13 @@ Request parse_request(const Json& request) {
   }
   if (request.contains("workers")) {
     const Json& w = request["workers"];
-    if (!w.is_array() || w.empty()) throw Error("must be a non-empty list of worker counts", "", "workers");
     r.workers.clear();
-    for (const Json& n : w) r.workers.push_back(read_count(n, "workers", kMaxWorkers));
+    if (w.is_number()) {
+      r.workers.push_back(read_count(w, "workers", kMaxWorkers));
+    } else {
+      if (!w.is_array() || w.empty()) throw Error("must be a non-empty list of worker counts", "", "workers");
+      for (const Json& n : w) r.workers.push_back(read_count(n, "workers", kMaxWorkers));
+    }
     r.workers_given = true;
   }
   if (request.contains("scaling")) {
@@ -128,6 +183,34 @@ Request parse_request(const Json& request) {
     r.scalings = list;
   }
   if (request.contains("hybrid_workers")) r.hybrid_workers = read_count(request["hybrid_workers"], "hybrid_workers", kMaxWorkers);
+  if (request.contains("cluster")) read_cluster(request, r);
+  if (request.contains("collective")) {
+    r.collective = read_key(request, "collective");
+    try {
+      parse_collective_algorithm(r.collective);  // validate early, naming this field
+    } catch (const Error& e) {
+      throw Error(e.detail(), "", "collective");
+    }
+  }
+  if (request.contains("bucket_bytes")) {
+    r.bucket_bytes = read_number(request, "bucket_bytes", "");
+    if (r.bucket_bytes < 0) throw Error("must not be negative", "", "bucket_bytes");
+  }
+  if (request.contains("optimizer")) {
+    r.optimizer = read_key(request, "optimizer");
+    if (r.optimizer != "sgd" && r.optimizer != "momentum" && r.optimizer != "adam")
+      throw Error("must be \"sgd\", \"momentum\" or \"adam\"", "", "optimizer");
+    s.cost.optimizer = r.optimizer == "adam" ? Optimizer::kAdam
+                       : r.optimizer == "momentum" ? Optimizer::kMomentum : Optimizer::kSgd;
+  }
+  if (request.contains("pipeline")) read_pipeline(request, r);
+  if (request.contains("overlap")) r.overlap = read_bool(request, "overlap");
+  if (request.contains("roofline")) s.cost.roofline = read_bool(request, "roofline");
+  if (r.command == "collective") read_collective_command(request, r);
+  if (request.contains("devices")) r.devices = read_count(request["devices"], "devices", 1000000);
+  if (request.contains("devices_per_node") && !r.scenario.has_cluster)
+    r.devices_per_node = read_count(request["devices_per_node"], "devices_per_node", 1000000);
+  r.raw = request;
   if (request.contains("net")) {
     read_net(request, s);
     r.has_net = true;

@@ -17,6 +17,30 @@ struct Request {
   bool workers_given = false;
   std::vector<std::string> scalings = {"weak", "strong"};
   long hybrid_workers = 1;
+
+  // Cluster step (docs/cluster.md).
+  std::string collective = "auto";       // gradient all-reduce algorithm
+  double bucket_bytes = 25.0 * 1024 * 1024;  // PyTorch DDP's default bucket_cap_mb = 25
+  bool overlap = true;
+  std::string optimizer = "sgd";         // sgd, momentum, adam
+  long pipeline_stages = 1;
+  long micro_batches = 1;
+  std::string pipeline_schedule = "1f1b";  // gpipe or 1f1b
+  std::vector<long> pipeline_split;      // layers per stage; empty = balanced automatically
+
+  // `collective` command.
+  std::string op = "allreduce";
+  std::string algorithm = "auto";
+  double bytes = 0;
+  bool has_link = false;
+  Link link;
+  long servers = 1;
+
+  // `search` command (layer-wise parallelism): total devices and devices per node.
+  long devices = 0;
+  long devices_per_node = 0;
+
+  Json raw;  // the request as received
 };
 
 // Throws paleo::Error naming the request field (or the layer and field of the spec).

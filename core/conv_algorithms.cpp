@@ -106,6 +106,22 @@ PassCost gemm_cost(const CostModel& model, const ConvGeometry& c, bool im2col_bu
   return cost;
 }
 
+PassCost transposed_gemm_cost(const CostModel& model, const ConvGeometry& c, bool im2col_buffer) {
+  PassCost cost;
+  const Shape& in = c.input;
+  model.add_comp(cost, 2 * d(c.kh) * d(c.kw) * d(c.cin) * d(c.output[1]) * d(c.output[2]) * d(c.cout) * d(in[0]));
+  model.add_mem(cost, product(c.output) * kFloatBytes);
+  model.add_mem(cost, product(c.filter()) * kFloatBytes);
+  model.add_mem(cost, product(in) * kFloatBytes);
+  if (im2col_buffer) {
+    const double lowered = d(in[0]) * d(c.output[1]) * d(c.output[2]) * d(c.kh) * d(c.kw) * d(c.cin) * kFloatBytes;
+    model.add_mem(cost, lowered * 2);
+    cost.workspace_bytes = lowered;
+  }
+  cost.algorithm = im2col_buffer ? "precomp_gemm" : "gemm";
+  return cost;
+}
+
 PassCost fft_cost(const CostModel& model, const ConvGeometry& c, bool tiled) {
   const bool filter_1d = c.kh == 1 || c.kw == 1;
   const Shape& in = c.input;

@@ -18,6 +18,10 @@ const std::vector<std::string>& conv_algorithm_names();
 // Original GEMM model; `im2col_buffer` adds writing and reading the lowered input (cuDNN
 // backward-data ALGO_1, "precomputed GEMM").
 PassCost gemm_cost(const CostModel& model, const ConvGeometry& conv, bool im2col_buffer);
+// The data gradient of `forward_conv` at its true work (the forward FLOPs): read the output
+// gradient and the filters, write the input gradient. Used by profiles without
+// dense_strided_data_gradient.
+PassCost transposed_gemm_cost(const CostModel& model, const ConvGeometry& forward_conv, bool im2col_buffer);
 // Original FFT model, whole-image or in 32x32 tiles.
 PassCost fft_cost(const CostModel& model, const ConvGeometry& conv, bool tiled);
 // Winograd F(4x4, rxr) from the survey's Algorithm 6 (stride 1, square kernels 2..5 only).

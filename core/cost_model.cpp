@@ -7,6 +7,7 @@ PassCost& PassCost::operator+=(const PassCost& other) {
   comm_ms += other.comm_ms;
   flops += other.flops;
   bytes += other.bytes;
+  overlapped_ms += other.overlapped_ms;
   if (other.workspace_bytes > workspace_bytes) workspace_bytes = other.workspace_bytes;
   return *this;
 }

@@ -15,9 +15,10 @@ struct PassCost {
   double flops = 0;
   double bytes = 0;         // local memory traffic only
   double workspace_bytes = 0;
+  double overlapped_ms = 0; // compute and memory time that overlap (the roofline option)
   std::string algorithm;    // convolutions only
 
-  double total_ms() const { return comp_ms + comm_ms; }
+  double total_ms() const { return comp_ms + comm_ms - overlapped_ms; }
   double pipelined_ms() const { return comp_ms > comm_ms ? comp_ms : comm_ms; }
   PassCost& operator+=(const PassCost& other);
 };

@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "core/memory_bound_cost.h"
+
 namespace paleo {
 namespace {
 
@@ -58,47 +60,64 @@ double fetch_ms(const Network& net, const Layer& l, const CostModel& model, cons
   return total;
 }
 
-struct ConvPasses {
-  PassCost forward, data, filter;
-};
+// The data gradient of `conv`: the original's dense stride-1 dummy, or (profiles without
+// dense_strided_data_gradient) its true work, with FFT / Winograd on the dummy still
+// available for stride-1 layers.
+PassCost data_gradient_cost(const Layer& l, const ConvGeometry& conv, const CostModel& model, const CostOptions& o) {
+  const bool one_by_one = l.conv.kh == 1 && l.conv.kw == 1;
+  const ConvGeometry dummy = data_gradient_conv(conv, l.name);
+  auto on_dummy = [&] {
+    return conv_pass_cost(model, dummy, ConvPass::kBackwardData, o.algorithm, one_by_one, o.workspace_limit_bytes);
+  };
+  if (model.profile().dense_strided_data_gradient) return on_dummy();
+  PassCost direct = transposed_gemm_cost(model, conv, o.algorithm == ConvAlgorithm::kPrecompGemm && !one_by_one);
+  const bool transform_algorithm = o.algorithm == ConvAlgorithm::kFft || o.algorithm == ConvAlgorithm::kFftTiling ||
+                                   o.algorithm == ConvAlgorithm::kWinograd || o.algorithm == ConvAlgorithm::kAuto;
+  if (one_by_one || !transform_algorithm || conv.sh != 1 || conv.sw != 1) return direct;
+  PassCost alternative = on_dummy();
+  if (o.algorithm != ConvAlgorithm::kAuto) return alternative;
+  return alternative.total_ms() < direct.total_ms() ? alternative : direct;
+}
 
-ConvPasses convolution_passes(const Layer& l, const CostModel& model, const CostOptions& o) {
+PassCosts convolution_passes(const Layer& l, const CostModel& model, const CostOptions& o) {
   const bool one_by_one = l.conv.kh == 1 && l.conv.kw == 1;
   auto pass = [&](const ConvGeometry& g, ConvPass p) {
     return conv_pass_cost(model, g, p, o.algorithm, one_by_one, o.workspace_limit_bytes);
   };
-  ConvPasses out;
+  PassCosts out;
   if (l.kind == LayerKind::kConvolution) {
     out.forward = pass(l.conv, ConvPass::kForward);
-    if (l.backprop) out.data = pass(data_gradient_conv(l.conv, l.name), ConvPass::kBackwardData);
-    out.filter = pass(filter_gradient_conv(l.conv, l.name), ConvPass::kBackwardFilter);
+    if (l.backprop) out.backward_data = data_gradient_cost(l, l.conv, model, o);
+    out.backward_filter = pass(filter_gradient_conv(l.conv, l.name), ConvPass::kBackwardFilter);
     return out;
   }
   // Deconvolution: forward = data gradient of the transposed conv; data gradient = its forward;
   // filter gradient = the filter-gradient dummy of the equivalent conv, with that conv's holes.
   ConvGeometry equivalent = data_gradient_conv(l.conv, l.name);
-  if (l.backprop) out.forward = pass(equivalent, ConvPass::kBackwardData);
-  out.data = pass(l.conv, ConvPass::kForward);
+  if (l.backprop) out.forward = data_gradient_cost(l, l.conv, model, o);
+  out.backward_data = pass(l.conv, ConvPass::kForward);
   ConvGeometry back_filters = filter_gradient_conv(equivalent, l.name);
   back_filters.holes = equivalent.holes;
   back_filters.holes_in_inputs = false;
-  out.filter = pass(back_filters, ConvPass::kBackwardFilter);
+  out.backward_filter = pass(back_filters, ConvPass::kBackwardFilter);
   return out;
 }
 
+void apply_roofline(PassCost& c) { c.overlapped_ms = c.comp_ms < c.comm_ms ? c.comp_ms : c.comm_ms; }
+
 }  // namespace
 
-LayerCost layer_cost(const Network& net, const Layer& l, const CostModel& model, const CostOptions& options) {
-  PassCost forward, data, filter;
+LayerCost layer_compute_cost(const Layer& l, const CostModel& model, const CostOptions& options) {
+  PassCosts passes;
+  PassCost& forward = passes.forward;
+  PassCost& data = passes.backward_data;
+  PassCost& filter = passes.backward_filter;
   switch (l.kind) {
     case LayerKind::kConvolution:
-    case LayerKind::kDeconvolution: {
-      ConvPasses p = convolution_passes(l, model, options);
-      forward = p.forward;
-      data = p.data;
-      filter = p.filter;
+    case LayerKind::kDeconvolution:
+      passes = convolution_passes(l, model, options);
+      if (model.profile().cost_memory_bound_layers) add_fused_epilogue(l, model, passes);
       break;
-    }
     case LayerKind::kPooling: {
       double flops = 2.0 * static_cast<double>(l.pool_kh * l.pool_kw) * static_cast<double>(l.inputs[0][3]) *
                      static_cast<double>(l.output[1] * l.output[2]) * static_cast<double>(l.inputs[0][0]);
@@ -118,16 +137,24 @@ LayerCost layer_cost(const Network& net, const Layer& l, const CostModel& model,
       break;
     }
     default:
+      if (model.profile().cost_memory_bound_layers) add_memory_bound_cost(l, model, passes);
       break;  // zero cost in paleo2017
   }
+  if (options.roofline)
+    for (PassCost* p : {&forward, &data, &filter}) apply_roofline(*p);
   LayerCost cost;
-  cost.fetch_ms = fetch_ms(net, l, model, options);
   cost.forward = forward;
   cost.backward_data = data;
   cost.backward_filter = filter;
   cost.backward = data;
   cost.backward += filter;
   cost.backward.algorithm.clear();
+  return cost;
+}
+
+LayerCost layer_cost(const Network& net, const Layer& l, const CostModel& model, const CostOptions& options) {
+  LayerCost cost = layer_compute_cost(l, model, options);
+  cost.fetch_ms = fetch_ms(net, l, model, options);
   for (PassCost* p : {&cost.forward, &cost.backward_data, &cost.backward_filter, &cost.backward})
     p->comm_ms += cost.fetch_ms;
   return cost;

@@ -10,11 +10,16 @@
 
 namespace paleo {
 
+enum class Optimizer { kSgd, kMomentum, kAdam };
+
 struct CostOptions {
+  Optimizer optimizer = Optimizer::kSgd;  // the weight update's state and traffic
   ConvAlgorithm algorithm = ConvAlgorithm::kGemm;
   double workspace_limit_bytes = 4294967296.0;  // the original's cuDNN limit, 1 << 32
   // Bandwidth of cross-device fetches; unset = the device's memory bandwidth (original).
   std::optional<double> fetch_bandwidth_gb_per_s;
+  // A layer pass takes max(compute, memory) instead of their sum (a roofline).
+  bool roofline = false;
 };
 
 struct LayerCost {
@@ -27,5 +32,9 @@ struct LayerCost {
 
 LayerCost layer_cost(const Network& net, const Layer& layer, const CostModel& model,
                      const CostOptions& options);
+
+// The same without any cross-device fetch: the layer alone, at the shapes it holds (usable for
+// a layer whose shapes were cut for a parallel configuration).
+LayerCost layer_compute_cost(const Layer& layer, const CostModel& model, const CostOptions& options);
 
 }  // namespace paleo

@@ -18,11 +18,21 @@ struct ModelProfile {
   // Cross-device fetch: device "0" of a split layer differs from the unsplit device 0, and each
   // further cross-group parent halves the bandwidth again (original remote-fetch rules).
   bool original_fetch_rules = true;
-  // Backward data of strided convolutions costed over the zero-dilated gradient (original).
+  // Backward data of strided convolutions costed over the zero-dilated gradient (original);
+  // false: at its true FLOPs, those of the forward pass.
   bool dense_strided_data_gradient = true;
+  // Activation, batch norm, LRN, softmax, element-wise, concat and up-sampling layers (and a
+  // convolution's fused activation_fn / normalizer_fn) cost their memory traffic; the original
+  // treats them as free.
+  bool cost_memory_bound_layers = false;
 };
 
 const ModelProfile& paleo2017_profile();
+// The corrected profile: decimal units, no floors, update at the chosen PPP, true data-gradient
+// FLOPs, memory-bound layers costed, plain cross-device fetch rules (docs/model.md).
+const ModelProfile& paleo2026_profile();
+// The profile a request gets when it names none.
+const ModelProfile& default_profile();
 
 // Throws paleo::Error (field "profile") for an unknown name.
 const ModelProfile& find_profile(const std::string& name);

@@ -92,8 +92,15 @@ void shape_convolution(Layer& l, const LayerSpec& spec) {
   auto [sh, sw] = read_window(spec.params, "strides", l.name);
   l.conv = make_conv(in, f, sh, sw, read_padding(spec.params, l.name), 0, 0, l.name);
   l.output = l.conv.output;
+  l.fused_activation = "relu";
+  if (spec.params.contains("activation_fn")) {
+    const Json& a = spec.params["activation_fn"];
+    l.fused_activation = a.is_string() ? a.get<std::string>() : "";
+  }
+  const Json& norm = spec.params.contains("normalizer_fn") ? spec.params["normalizer_fn"] : Json();
+  l.fused_batch_norm = norm.is_string() && norm.get<std::string>() == "batch_norm";
   l.params = f[0] * f[1] * f[2] * f[3] + f[3];
-  l.weights_bytes = 4.0 * static_cast<double>(l.params);
+  l.weights_bytes = 4 * l.params;
 }
 
 void shape_deconvolution(Layer& l, const LayerSpec& spec) {
@@ -115,7 +122,7 @@ void shape_deconvolution(Layer& l, const LayerSpec& spec) {
                 l.name, "output_shape");
   l.output = out;
   l.params = f[0] * f[1] * f[2] * f[3] + f[3];
-  l.weights_bytes = 4.0 * static_cast<double>(l.params);
+  l.weights_bytes = 4 * l.params;
 }
 
 void shape_pooling(Layer& l, const LayerSpec& spec) {
@@ -146,7 +153,7 @@ void shape_inner_product(Layer& l, const LayerSpec& spec) {
   element_count(l.weights, l.name, "num_outputs");
   l.output = {in[0], k};
   l.params = features * k + k;
-  l.weights_bytes = 4.0 * static_cast<double>(l.params);
+  l.weights_bytes = 4 * l.params;
 }
 
 void shape_concatenate(Layer& l, const LayerSpec& spec) {

@@ -29,8 +29,12 @@ struct Layer {
   ConvGeometry conv;     // Convolution: itself. Deconvolution: its transposed convolution.
   Dim pool_kh = 0, pool_kw = 0;
   Shape weights;         // InnerProduct: [inputs, outputs]
+  // A convolution's fused epilogue: activation_fn (absent = "relu", as the original's default;
+  // null = none) and normalizer_fn "batch_norm". Costed only by profiles that cost them.
+  std::string fused_activation;
+  bool fused_batch_norm = false;
   Dim params = 0;
-  double weights_bytes = 0;
+  Dim weights_bytes = 0;
 
   // The original's device id: the split number, or device 0.
   std::string device_id() const { return on_split_device ? split_device : "0"; }

@@ -42,13 +42,22 @@ BranchBounds branch_bounds(const Branch& nested, const std::vector<double>& laye
   return b;
 }
 
-PassCost update_cost(const CostModel& model, double params_bytes) {
+PassCost update_cost(const CostModel& model, double params_bytes, Optimizer optimizer) {
+  // FLOPs per parameter and tensor passes (reads + writes) of each optimizer.
+  double flops_per_param = 2, passes = 3;
+  if (optimizer == Optimizer::kMomentum) {
+    flops_per_param = 4;
+    passes = 5;
+  } else if (optimizer == Optimizer::kAdam) {
+    flops_per_param = 12;
+    passes = 7;
+  }
   PassCost cost;
-  // w -= lr * dw: two FLOPs per parameter (the original's integer division by 4 bytes).
-  model.add_comp(cost, 2 * std::floor(params_bytes / 4));
-  // The original floors one term and triples it.
-  cost.comm_ms = 3 * model.mem_ms(params_bytes);
-  cost.bytes = 3 * params_bytes;
+  // The original's integer division of bytes by 4.
+  model.add_comp(cost, flops_per_param * std::floor(params_bytes / 4));
+  // The original floors one term and multiplies it.
+  cost.comm_ms = passes * model.mem_ms(params_bytes);
+  cost.bytes = passes * params_bytes;
   return cost;
 }
 
@@ -70,7 +79,7 @@ NetworkCost network_cost(const Network& net, const CostModel& model, const CostM
   }
   out.forward = sum_pass(net, out.layers, &LayerCost::forward);
   out.backward = sum_pass(net, out.layers, &LayerCost::backward);
-  out.update = update_cost(update_model, out.params_bytes);
+  out.update = update_cost(update_model, out.params_bytes, options.optimizer);
   return out;
 }
 

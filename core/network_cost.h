@@ -34,8 +34,10 @@ struct NetworkCost {
 // Nested branches (a branch that forks again) are handled recursively.
 BranchBounds branch_bounds(const Branch& nested, const std::vector<double>& layer_ms);
 
-// The weight update of `params_bytes` of parameters: read weights, read updates, write weights.
-PassCost update_cost(const CostModel& model, double params_bytes);
+// The weight update of `params_bytes` of parameters. SGD (the original): read weights, read
+// gradients, write weights, 2 FLOPs per parameter; momentum and Adam also read and write their
+// one or two state tensors.
+PassCost update_cost(const CostModel& model, double params_bytes, Optimizer optimizer = Optimizer::kSgd);
 
 NetworkCost network_cost(const Network& net, const CostModel& model, const CostModel& update_model,
                          const CostOptions& options);

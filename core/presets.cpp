@@ -60,6 +60,54 @@ Interconnect interconnect_from_json(const Json& obj, const std::string& field) {
   return n;
 }
 
+Link link_from_json(const Json& value, const std::string& field) {
+  if (value.is_string()) return Presets::instance().link(value.get<std::string>(), field);
+  if (!value.is_object()) throw Error("must be a link preset name or an object", "", field);
+  Link l;
+  l.key = value.value("key", "custom");
+  l.name = value.contains("name") && value["name"].is_string() ? value["name"].get<std::string>() : l.key;
+  const char* bw = value.contains("achievable_gb_per_s") ? "achievable_gb_per_s" : "bandwidth_gb_per_s";
+  l.bandwidth_gb_per_s = positive(value, bw, field);
+  l.peak_gb_per_s = value.contains("peak_gb_per_s") ? positive(value, "peak_gb_per_s", field) : l.bandwidth_gb_per_s;
+  l.latency_us = value.contains("latency_us") ? read_number(value, "latency_us", "") : 0;
+  if (l.latency_us < 0) throw Error("'latency_us' must not be negative", "", field);
+  return l;
+}
+
+Cluster cluster_from_json(const Json& value, const std::string& field, std::string* device_key) {
+  if (value.is_string()) return Presets::instance().cluster(value.get<std::string>(), device_key);
+  if (!value.is_object()) throw Error("must be a cluster preset name or an object", "", field);
+  auto count = [&](const char* name, long fallback) {
+    if (!value.contains(name)) return fallback;
+    Dim n = read_dim(value[name], name, "");
+    if (n < 1 || n > 1000000) throw Error(std::string("'") + name + "' must be from 1 to 1000000", "", field);
+    return static_cast<long>(n);
+  };
+  Cluster c;
+  c.key = value.value("key", "custom");
+  c.name = value.contains("name") && value["name"].is_string() ? value["name"].get<std::string>() : c.key;
+  c.nodes = count("nodes", 1);
+  c.devices_per_node = count("devices_per_node", 1);
+  c.nics_per_node = count("nics_per_node", 1);
+  if (c.devices() > 1000000) throw Error("more than 1000000 devices", "", field);
+  c.intra = link_from_json(require_field(value, "intra", ""), field + ".intra");
+  c.inter = value.contains("inter") ? link_from_json(value["inter"], field + ".inter") : c.intra;
+  if (device_key && value.contains("device") && value["device"].is_string()) *device_key = value["device"].get<std::string>();
+  return c;
+}
+
+Link Presets::link(const std::string& key, const std::string& field) const {
+  const Json* entry = find_by_key(links_, key);
+  if (!entry) throw Error("unknown link '" + key + "' (known: " + known_keys(links_) + ")", "", field);
+  return link_from_json(*entry, field);
+}
+
+Cluster Presets::cluster(const std::string& key, std::string* device_key) const {
+  const Json* entry = find_by_key(clusters_, key);
+  if (!entry) throw Error("unknown cluster '" + key + "' (known: " + known_keys(clusters_) + ")", "", "cluster");
+  return cluster_from_json(*entry, "cluster", device_key);
+}
+
 const Presets& Presets::instance() {
   static const Presets presets;
   return presets;
@@ -81,6 +129,10 @@ Presets::Presets() {
       scenarios_ = list_in(doc, "scenarios");
     } else if (path == "prices.json") {
       prices_ = list_in(doc, "prices");
+    } else if (path == "links.json") {
+      links_ = list_in(doc, "links");
+    } else if (path == "clusters.json") {
+      clusters_ = list_in(doc, "clusters");
     }
   }
 }

@@ -5,6 +5,7 @@
 
 #include "core/hardware.h"
 #include "core/json.h"
+#include "core/link.h"
 
 namespace paleo {
 
@@ -17,6 +18,9 @@ class Presets {
   Device device(const std::string& key) const;
   Interconnect interconnect(const std::string& key) const;
   Software software(const std::string& key) const;
+  Link link(const std::string& key, const std::string& field) const;
+  // A cluster preset; its "device" (if any) is returned through `device_key`.
+  Cluster cluster(const std::string& key, std::string* device_key) const;
 
   std::vector<std::string> net_keys() const;
   const Json& devices() const { return devices_; }
@@ -24,6 +28,8 @@ class Presets {
   const Json& software_list() const { return software_; }
   const Json& scenarios() const { return scenarios_; }
   const Json& prices() const { return prices_; }
+  const Json& links() const { return links_; }
+  const Json& clusters() const { return clusters_; }
 
  private:
   Presets();
@@ -33,11 +39,17 @@ class Presets {
   Json software_ = Json::array();
   Json scenarios_ = Json::array();
   Json prices_ = Json::array();
+  Json links_ = Json::array();
+  Json clusters_ = Json::array();
 };
 
 // Device and interconnect from a request object ({"name", "peak_gflops", ...}); throws with the
 // request field named.
 Device device_from_json(const Json& obj, const std::string& field);
 Interconnect interconnect_from_json(const Json& obj, const std::string& field);
+// A link: a preset key or {"latency_us", "bandwidth_gb_per_s"} (or "achievable_gb_per_s").
+Link link_from_json(const Json& value, const std::string& field);
+// A cluster: a preset key or {"nodes", "devices_per_node", "intra", "inter", "nics_per_node"}.
+Cluster cluster_from_json(const Json& value, const std::string& field, std::string* device_key);
 
 }  // namespace paleo

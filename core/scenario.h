@@ -3,6 +3,7 @@
 #include "core/hardware.h"
 #include "core/layer_cost.h"
 #include "core/layer_graph.h"
+#include "core/link.h"
 #include "core/model_profile.h"
 #include "core/net_spec.h"
 #include "core/network.h"
@@ -16,11 +17,14 @@ struct Scenario {
   Dim batch_size = 0;
   Device device;
   Interconnect interconnect;
-  const ModelProfile* profile = &paleo2017_profile();
+  const ModelProfile* profile = &default_profile();
   double ppp_comp = 1.0;
   double ppp_comm = 1.0;
   CostOptions cost;
   bool use_pipeline = false;
+  // The cluster of the alpha-beta model (docs/cluster.md); absent = the original's one link.
+  bool has_cluster = false;
+  Cluster cluster;
 
   CostModel cost_model() const { return CostModel(device, *profile, ppp_comp, ppp_comm); }
 };

@@ -1,0 +1,59 @@
+#pragma once
+// One training step on a cluster (N nodes x G devices): data parallelism with bucketed gradient
+// all-reduce, with and without overlap, for every collective algorithm; optionally pipeline
+// parallelism (S stages x M micro-batches) combined with data parallelism; memory per device.
+#include <string>
+#include <vector>
+
+#include "core/collectives.h"
+#include "core/gradient_sync.h"
+#include "core/memory_footprint.h"
+#include "core/pipeline.h"
+#include "core/scenario.h"
+
+namespace paleo {
+
+struct ClusterOptions {
+  CollectiveAlgorithm collective = CollectiveAlgorithm::kAuto;
+  double bucket_bytes = 25.0 * 1024 * 1024;
+  bool overlap = true;  // which of the two steps is the headline
+  long pipeline_stages = 1;
+  long micro_batches = 1;
+  std::string schedule = "1f1b";
+  std::vector<long> split;  // layers per stage; empty = balanced
+  long servers = 1;         // sharded parameter server
+};
+
+struct SyncOption {
+  std::string algorithm;
+  GradientSync sync;
+  double step_no_overlap_ms = 0;
+  double step_overlap_ms = 0;
+};
+
+struct ClusterStep {
+  Cluster cluster;
+  long data_parallel = 1;   // replicas
+  long stages = 1;
+  Dim batch_per_replica = 0;
+  Dim micro_batch = 0;
+  Dim global_batch = 0;
+  double forward_ms = 0, backward_ms = 0, update_ms = 0;  // per device (pipeline: the schedule)
+  std::vector<SyncOption> options;  // every all-reduce algorithm
+  SyncOption chosen;                // the requested one, or the fastest
+  double step_ms = 0;               // chosen, with or without overlap as asked
+  bool pipelined = false;
+  PipelineResult pipeline;
+  std::vector<long> split;
+  std::vector<MemoryFootprint> memory;  // per stage (one entry without a pipeline)
+  long max_batch_per_replica = 0;       // largest batch whose memory fits (0 = unknown / none)
+  double throughput_samples_per_s() const { return step_ms > 0 ? static_cast<double>(global_batch) / step_ms * 1e3 : 0; }
+};
+
+// Throws paleo::Error when the devices do not divide into the stages.
+ClusterStep cluster_step(const Scenario& scenario, const ClusterOptions& options);
+
+// The all-reduce algorithms compared by cluster_step.
+std::vector<CollectiveAlgorithm> sync_algorithms();
+
+}  // namespace paleo

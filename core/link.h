@@ -1,0 +1,30 @@
+#pragma once
+// A point-to-point link of the alpha-beta model and a cluster of N nodes x G devices.
+#include <string>
+
+namespace paleo {
+
+struct Link {
+  std::string key;
+  std::string name;
+  double latency_us = 0;            // alpha: one-way small-message latency
+  double bandwidth_gb_per_s = 0;    // per direction, 1e9 bytes/s: achievable unless told otherwise
+  double peak_gb_per_s = 0;         // per direction, for reference
+
+  double alpha_ms() const { return latency_us / 1e3; }
+  double ms_per_byte() const { return 1e3 / (bandwidth_gb_per_s * 1e9); }
+};
+
+struct Cluster {
+  std::string key;
+  std::string name;
+  long nodes = 1;
+  long devices_per_node = 1;
+  Link intra;            // between devices of one node
+  Link inter;            // between nodes (one NIC's link)
+  long nics_per_node = 1;
+
+  long devices() const { return nodes * devices_per_node; }
+};
+
+}  // namespace paleo

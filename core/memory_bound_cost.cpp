@@ -1,0 +1,89 @@
+#include "core/memory_bound_cost.h"
+
+namespace paleo {
+namespace {
+
+constexpr double kFloatBytes = 4;
+
+// FLOPs per element and tensor passes of one element-wise operator.
+struct Elementwise {
+  double forward_flops, backward_flops;
+  double forward_reads;   // reads of the input (two for two-pass operators)
+  double backward_reads;  // reads of the gradient and saved tensors
+  double filter_flops;    // parameter gradients (batch norm's gamma and beta)
+};
+
+const Elementwise* operator_for(const std::string& type) {
+  static const Elementwise relu = {1, 1, 1, 2, 0};
+  static const Elementwise sigmoid = {4, 2, 1, 2, 0};
+  static const Elementwise batch_norm = {6, 10, 2, 3, 2};
+  static const Elementwise lrn = {13, 26, 1, 3, 0};  // window of 5: 2*5 + 3
+  static const Elementwise scale = {2, 2, 1, 2, 0};
+  static const Elementwise softmax = {5, 4, 2, 2, 0};
+  if (type == "ReLU" || type == "relu" || type == "relu6" || type == "elu" || type == "tanh") return &relu;
+  if (type == "Sigmoid" || type == "sigmoid") return &sigmoid;
+  if (type == "BatchNorm" || type == "batch_norm") return &batch_norm;
+  if (type == "LRN") return &lrn;
+  if (type == "Scale") return &scale;
+  if (type == "Softmax") return &softmax;
+  return nullptr;
+}
+
+void add_elementwise(const Elementwise& op, double elements, const CostModel& model, PassCosts& c) {
+  const double bytes = elements * kFloatBytes;
+  model.add_comp(c.forward, op.forward_flops * elements);
+  for (int i = 0; i < op.forward_reads; ++i) model.add_mem(c.forward, bytes);
+  model.add_mem(c.forward, bytes);  // write
+  model.add_comp(c.backward_data, op.backward_flops * elements);
+  for (int i = 0; i < op.backward_reads; ++i) model.add_mem(c.backward_data, bytes);
+  model.add_mem(c.backward_data, bytes);
+  if (op.filter_flops > 0) {
+    model.add_comp(c.backward_filter, op.filter_flops * elements);
+    model.add_mem(c.backward_filter, bytes);
+    model.add_mem(c.backward_filter, bytes);
+  }
+}
+
+// Read every input, write the output; backward reads the output gradient and writes each input's.
+void add_copy(const Layer& l, double flops_per_output, double backward_flops, const CostModel& model, PassCosts& c) {
+  const double out = product(l.output);
+  model.add_comp(c.forward, flops_per_output * out);
+  for (const Shape& in : l.inputs) model.add_mem(c.forward, product(in) * kFloatBytes);
+  model.add_mem(c.forward, out * kFloatBytes);
+  model.add_comp(c.backward_data, backward_flops);
+  model.add_mem(c.backward_data, out * kFloatBytes);
+  for (const Shape& in : l.inputs) model.add_mem(c.backward_data, product(in) * kFloatBytes);
+}
+
+}  // namespace
+
+bool add_memory_bound_cost(const Layer& l, const CostModel& model, PassCosts& c) {
+  switch (l.kind) {
+    case LayerKind::kElementwise:
+      add_copy(l, static_cast<double>(l.inputs.size()) - 1, 0, model, c);
+      return true;
+    case LayerKind::kConcatenate:
+      add_copy(l, 0, 0, model, c);
+      return true;
+    case LayerKind::kUpSampling:  // backward sums each window into its source element
+      add_copy(l, 0, product(l.output), model, c);
+      return true;
+    case LayerKind::kSoftmax:
+    case LayerKind::kZeroCost: {
+      const Elementwise* op = operator_for(l.type);
+      if (!op) return false;
+      add_elementwise(*op, product(l.output), model, c);
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+void add_fused_epilogue(const Layer& l, const CostModel& model, PassCosts& c) {
+  const double elements = product(l.output);
+  if (l.fused_batch_norm) add_elementwise(*operator_for("BatchNorm"), elements, model, c);
+  if (const Elementwise* op = operator_for(l.fused_activation)) add_elementwise(*op, elements, model, c);
+}
+
+}  // namespace paleo

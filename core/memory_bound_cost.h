@@ -1,0 +1,21 @@
+#pragma once
+// Costs of the layers the original treats as free (activations, batch norm, LRN, softmax,
+// element-wise, concat, up-sampling) and of a convolution's fused epilogue, for profiles with
+// cost_memory_bound_layers. Each reads its inputs and writes its output once per pass, with a
+// few FLOPs per element (docs/model.md, "Memory-bound layers").
+#include "core/cost_model.h"
+#include "core/network.h"
+
+namespace paleo {
+
+struct PassCosts {
+  PassCost forward, backward_data, backward_filter;
+};
+
+// Adds the layer's own cost when it is one of the memory-bound kinds; returns false otherwise.
+bool add_memory_bound_cost(const Layer& layer, const CostModel& model, PassCosts& costs);
+
+// Adds a convolution's fused activation and batch norm, applied to its output.
+void add_fused_epilogue(const Layer& layer, const CostModel& model, PassCosts& costs);
+
+}  // namespace paleo
