@@ -1,0 +1,158 @@
+// Collectives against their closed forms (docs/cluster.md), written out by hand here.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "core/collectives.h"
+#include "core/error.h"
+
+namespace {
+
+using paleo::CollectiveAlgorithm;
+using paleo::CollectiveOp;
+
+paleo::Link link(double latency_us, double gb_per_s) {
+  paleo::Link l;
+  l.latency_us = latency_us;
+  l.bandwidth_gb_per_s = gb_per_s;
+  return l;
+}
+
+double time_ms(CollectiveOp op, CollectiveAlgorithm a, long p, double n, const paleo::Link& l, double g = 0) {
+  paleo::CollectiveSettings s;
+  s.reduction_ms_per_byte = g;
+  return paleo::collective_cost(op, a, p, n, l, s).time_ms();
+}
+
+}  // namespace
+
+TEST_CASE("all-reduce algorithms match their closed forms for 8 (power of two) and 6 workers") {
+  const paleo::Link l = link(5, 10);      // alpha 0.005 ms, beta 1e-7 ms per byte
+  const double a = 0.005, b = 1e-7, g = 2e-8, n = 1e8;
+  for (long p : {8L, 6L}) {
+    const double pd = static_cast<double>(p);
+    const double lg = 3;  // ceil(log2 8) = ceil(log2 6) = 3
+    const double fl = p == 8 ? 3 : 2;
+    const bool pow2 = p == 8;
+    INFO("workers " << p);
+    CHECK(time_ms(CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, p, n, l, g) ==
+          Approx(2 * (pd - 1) * a + 2 * n * (pd - 1) / pd * b + n * (pd - 1) / pd * g).epsilon(1e-12));
+    const double rd = pow2 ? lg * (a + n * b + n * g) : (fl + 2) * (a + n * b) + (fl + 1) * n * g;
+    CHECK(time_ms(CollectiveOp::kAllReduce, CollectiveAlgorithm::kRecursiveDoubling, p, n, l, g) ==
+          Approx(rd).epsilon(1e-12));
+    const double q = pow2 ? pd : 4, qf = (q - 1) / q;
+    const double rab = pow2 ? 2 * lg * a + 2 * n * qf * b + n * qf * g
+                            : (2 * fl + 2) * a + (2 * qf + 2) * n * b + (1 + qf) * n * g;
+    CHECK(time_ms(CollectiveOp::kAllReduce, CollectiveAlgorithm::kRabenseifner, p, n, l, g) ==
+          Approx(rab).epsilon(1e-12));
+    CHECK(time_ms(CollectiveOp::kAllReduce, CollectiveAlgorithm::kBinomialTree, p, n, l, g) ==
+          Approx(2 * lg * (a + n * b) + lg * n * g).epsilon(1e-12));
+    CHECK(time_ms(CollectiveOp::kAllReduce, CollectiveAlgorithm::kDoubleBinaryTree, p, n, l, g) ==
+          Approx(2 * lg * a + 2 * n * b + n * g).epsilon(1e-12));
+    CHECK(time_ms(CollectiveOp::kAllReduce, CollectiveAlgorithm::kParameterServer, p, n, l, g) ==
+          Approx(2 * a + 2 * pd * n * b + pd * n * g).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("sharded parameter server divides the server load, down to one worker's link") {
+  const paleo::Link l = link(0, 1);
+  paleo::CollectiveSettings s;
+  s.servers = 4;
+  const double n = 1e6, b = 1e-6;  // 1 GB/s: 1e-6 ms per byte
+  CHECK(paleo::collective_cost(CollectiveOp::kAllReduce, CollectiveAlgorithm::kShardedParameterServer, 8, n, l, s)
+            .beta_ms == Approx(2 * n * 2 * b));
+  s.servers = 16;
+  CHECK(paleo::collective_cost(CollectiveOp::kAllReduce, CollectiveAlgorithm::kShardedParameterServer, 8, n, l, s)
+            .beta_ms == Approx(2 * n * b));
+}
+
+TEST_CASE("reduce-scatter, all-gather, broadcast and all-to-all closed forms") {
+  const paleo::Link l = link(2, 4);  // alpha 0.002 ms, beta 2.5e-7 ms per byte
+  const double a = 0.002, b = 2.5e-7, n = 4e7, p = 16, f = 15.0 / 16.0;
+  CHECK(time_ms(CollectiveOp::kReduceScatter, CollectiveAlgorithm::kRing, 16, n, l) == Approx(15 * a + n * f * b));
+  CHECK(time_ms(CollectiveOp::kReduceScatter, CollectiveAlgorithm::kRecursiveDoubling, 16, n, l) ==
+        Approx(4 * a + n * f * b));
+  CHECK(time_ms(CollectiveOp::kAllGather, CollectiveAlgorithm::kRing, 16, n, l) == Approx(15 * a + n * f * b));
+  CHECK(time_ms(CollectiveOp::kAllGather, CollectiveAlgorithm::kRecursiveDoubling, 16, n, l) ==
+        Approx(4 * a + n * f * b));
+  CHECK(time_ms(CollectiveOp::kBroadcast, CollectiveAlgorithm::kBinomialTree, 16, n, l) == Approx(4 * (a + n * b)));
+  CHECK(time_ms(CollectiveOp::kBroadcast, CollectiveAlgorithm::kRabenseifner, 16, n, l) ==
+        Approx(8 * a + 2 * n * f * b));
+  CHECK(time_ms(CollectiveOp::kBroadcast, CollectiveAlgorithm::kRing, 16, n, l) ==
+        Approx((4 + p - 1) * a + 2 * n * f * b));
+  CHECK(time_ms(CollectiveOp::kAllToAll, CollectiveAlgorithm::kPairwise, 16, n, l) == Approx(15 * a + n * f * b));
+  // Non-power-of-two recursive halving pays MPICH's fold: two more steps moving the vector.
+  CHECK(time_ms(CollectiveOp::kReduceScatter, CollectiveAlgorithm::kRecursiveDoubling, 12, n, l) ==
+        Approx((4 + 2) * a + (n * 11.0 / 12.0 + n) * b));
+}
+
+TEST_CASE("one worker communicates nothing, and auto is the fastest flat algorithm") {
+  const paleo::Link l = link(10, 25);
+  CHECK(time_ms(CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, 1, 1e9, l) == 0);
+  for (double n : {8.0, 1e4, 1e9}) {
+    for (long p : {2L, 3L, 64L, 100L}) {
+      const double best = time_ms(CollectiveOp::kAllReduce, CollectiveAlgorithm::kAuto, p, n, l);
+      for (CollectiveAlgorithm a : {CollectiveAlgorithm::kRing, CollectiveAlgorithm::kRecursiveDoubling,
+                                    CollectiveAlgorithm::kRabenseifner, CollectiveAlgorithm::kBinomialTree,
+                                    CollectiveAlgorithm::kDoubleBinaryTree})
+        CHECK(best <= time_ms(CollectiveOp::kAllReduce, a, p, n, l));
+    }
+  }
+  // Small messages are latency-bound: the logarithmic algorithms beat the ring.
+  CHECK(time_ms(CollectiveOp::kAllReduce, CollectiveAlgorithm::kAuto, 64, 8, l) <
+        time_ms(CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, 64, 8, l));
+}
+
+TEST_CASE("an algorithm that does not implement an operation is an error naming the field") {
+  try {
+    time_ms(CollectiveOp::kAllGather, CollectiveAlgorithm::kBinomialTree, 4, 1, link(1, 1));
+    FAIL("expected an error");
+  } catch (const paleo::Error& e) {
+    CHECK(e.field() == "algorithm");
+  }
+}
+
+TEST_CASE("hierarchical all-reduce equals the sum of its three parts") {
+  paleo::Cluster c;
+  c.nodes = 16;
+  c.devices_per_node = 8;
+  c.nics_per_node = 2;
+  c.intra = link(0.7, 130);
+  c.inter = link(1.5, 12.1);
+  paleo::CollectiveSettings s;
+  s.reduction_ms_per_byte = 3.0 / 900e9 * 1e3;
+  const double n = 5.5e8;
+  const auto h = paleo::hierarchical_all_reduce(c, n, s);
+  const auto rs = paleo::best_collective(CollectiveOp::kReduceScatter, 8, n, c.intra, s);
+  paleo::Link shared = c.inter;
+  shared.bandwidth_gb_per_s = 12.1 * 2 / 8;  // two NICs shared by eight devices
+  const auto ar = paleo::best_collective(CollectiveOp::kAllReduce, 16, n / 8, shared, s);
+  const auto ag = paleo::best_collective(CollectiveOp::kAllGather, 8, n, c.intra, s);
+  CHECK(h.time_ms() == Approx(rs.time_ms() + ar.time_ms() + ag.time_ms()).epsilon(1e-12));
+  CHECK(h.alpha_ms == Approx(rs.alpha_ms + ar.alpha_ms + ag.alpha_ms).epsilon(1e-12));
+  CHECK(h.reduction_ms == Approx(rs.reduction_ms + ar.reduction_ms).epsilon(1e-12));
+}
+
+TEST_CASE("more bandwidth is never slower and more latency never faster") {
+  for (long p : {2L, 5L, 8L, 48L, 1024L}) {
+    for (double n : {4.0, 1e5, 1e9}) {
+      for (auto op : {CollectiveOp::kAllReduce, CollectiveOp::kReduceScatter, CollectiveOp::kAllGather,
+                      CollectiveOp::kBroadcast, CollectiveOp::kAllToAll}) {
+        for (auto a : paleo::flat_algorithms(op)) {
+          double previous = INFINITY;
+          for (double bw : {1.0, 10.0, 100.0, 1000.0}) {
+            const double t = time_ms(op, a, p, n, link(3, bw));
+            CHECK(t <= previous);
+            previous = t;
+          }
+          previous = 0;
+          for (double lat : {0.0, 1.0, 10.0, 100.0}) {
+            const double t = time_ms(op, a, p, n, link(lat, 10));
+            CHECK(t >= previous);
+            previous = t;
+          }
+        }
+      }
+    }
+  }
+}
