@@ -7,6 +7,7 @@
 
 #include "core/api.h"
 #include "core/api_request.h"
+#include "core/cluster_step.h"
 #include "core/simulation.h"
 
 namespace {
@@ -44,6 +45,33 @@ void BM_EstimateJsonApi(benchmark::State& state, const std::string& net) {
   }
 }
 
+// Every (nodes, devices per node, collective, bucket size) up to 1024 devices for inception_v3;
+// items = configurations (each cluster_step prices all eight all-reduce algorithms).
+void BM_ClusterSweep(benchmark::State& state) {
+  Json request = simulate_request("inception_v3", "K40");
+  request["cluster"] = {{"intra", {{"bandwidth_gb_per_s", 130}, {"latency_us", 0.7}}},
+                        {"inter", {{"bandwidth_gb_per_s", 12.1}, {"latency_us", 1.5}}}};
+  request["batch_size"] = 32;
+  paleo::Request r = paleo::parse_request(request);
+  paleo::ClusterOptions options;
+  options.find_max_batch = false;
+  long configurations = 0;
+  for (auto _ : state) {
+    for (long per_node : {1L, 2L, 4L, 8L})
+      for (long nodes = 1; nodes * per_node <= 1024; nodes *= 2)
+        for (double bucket : {1e6, 25.0 * 1024 * 1024, 1e8, 1e12}) {
+          r.scenario.cluster.nodes = nodes;
+          r.scenario.cluster.devices_per_node = per_node;
+          options.bucket_bytes = bucket;
+          paleo::ClusterStep step = paleo::cluster_step(r.scenario, options);
+          benchmark::DoNotOptimize(step);
+          configurations += static_cast<long>(step.options.size());
+        }
+  }
+  state.SetItemsProcessed(configurations);
+}
+
+BENCHMARK(BM_ClusterSweep)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_SimulateCore, inception_v3, std::string("inception_v3"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_SimulateCore, vgg16, std::string("vgg16"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_SimulateJsonApi, inception_v3, std::string("inception_v3"))->Unit(benchmark::kMillisecond);

@@ -94,11 +94,13 @@ Json cluster_step_json(const Request& r) {
   // The same step on 1, 2, 4, ... nodes of the same kind, for the scaling plot.
   Json scaling = Json::array();
   Scenario s = r.scenario;
+  ClusterOptions quick = options;
+  quick.find_max_batch = false;
   for (long nodes = 1;; nodes *= 2) {
     if (nodes > r.scenario.cluster.nodes) nodes = r.scenario.cluster.nodes;
     s.cluster.nodes = nodes;
     try {
-      const ClusterStep st = cluster_step(s, options);
+      const ClusterStep st = cluster_step(s, quick);
       scaling.push_back({{"nodes", nodes}, {"devices", st.cluster.devices()}, {"step_ms", st.step_ms},
                          {"algorithm", st.chosen.algorithm},
                          {"throughput_samples_per_s", st.throughput_samples_per_s()}});

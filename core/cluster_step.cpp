@@ -1,6 +1,7 @@
 #include "core/cluster_step.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "core/error.h"
@@ -50,23 +51,21 @@ void backward_order(const CostedNetwork& c, std::size_t first, std::size_t last,
   }
 }
 
+// Memory grows linearly with the batch in this model (activations, and the workspaces of the
+// chosen algorithms): solve the line through batch 1 and 2, then step down while it does not fit.
 long largest_fitting_batch(const Scenario& s) {
   if (s.device.memory_bytes <= 0) return 0;
-  auto fits = [&](Dim b) {
+  auto total = [&](Dim b) {
     CostedNetwork c = cost_at_batch(s, b);
-    return memory_footprint(c.net, c.cost, s.cost.optimizer, s.device.memory_bytes).fits();
+    return memory_footprint(c.net, c.cost, s.cost.optimizer, s.device.memory_bytes).total_bytes();
   };
-  if (!fits(1)) return 0;
-  Dim lo = 1, hi = 2;
-  while (hi < (Dim{1} << 24) && fits(hi)) {
-    lo = hi;
-    hi *= 2;
-  }
-  while (hi - lo > 1) {
-    Dim mid = lo + (hi - lo) / 2;
-    (fits(mid) ? lo : hi) = mid;
-  }
-  return static_cast<long>(lo);
+  const double one = total(1), slope = total(2) - one;
+  if (one > s.device.memory_bytes || slope <= 0) return 0;
+  double guess = std::floor((s.device.memory_bytes - (one - slope)) / slope);
+  guess = std::min(guess, static_cast<double>(Dim{1} << 30));
+  for (int tries = 0; tries < 16 && guess > 1 && total(static_cast<Dim>(guess)) > s.device.memory_bytes; ++tries)
+    guess = std::floor(guess * 0.97);
+  return static_cast<long>(std::max(1.0, guess));
 }
 
 void choose(ClusterStep& step, const ClusterOptions& o) {
@@ -94,7 +93,7 @@ void data_parallel_step(const Scenario& s, const ClusterOptions& o, ClusterStep&
     step.options.push_back(sync_option(a, step.cluster, settings, ms, bytes, o.bucket_bytes, step.forward_ms,
                                        step.update_ms));
   step.memory.push_back(memory_footprint(c.net, c.cost, s.cost.optimizer, s.device.memory_bytes));
-  step.max_batch_per_replica = largest_fitting_batch(s);
+  if (o.find_max_batch) step.max_batch_per_replica = largest_fitting_batch(s);
 }
 
 void pipeline_step(const Scenario& s, const ClusterOptions& o, ClusterStep& step) {

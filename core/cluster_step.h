@@ -22,6 +22,7 @@ struct ClusterOptions {
   std::string schedule = "1f1b";
   std::vector<long> split;  // layers per stage; empty = balanced
   long servers = 1;         // sharded parameter server
+  bool find_max_batch = true;  // search the largest batch that fits (data parallelism only)
 };
 
 struct SyncOption {
