@@ -23,11 +23,14 @@ const std::vector<std::string>& request_fields() {
   return fields;
 }
 
-long read_count(const Json& v, const std::string& field, long max) {
+Dim read_size(const Json& v, const std::string& field, Dim max) {
   Dim n = read_dim(v, field, "");
   if (n < 1 || n > max) throw Error("must be an integer from 1 to " + std::to_string(max) + ", got " + v.dump(), "", field);
-  return static_cast<long>(n);
+  return n;
 }
+
+// Counts (workers, stages, ...) stay far below 2^31: `long` is 32 bits in WebAssembly.
+long read_count(const Json& v, const std::string& field, long max) { return static_cast<long>(read_size(v, field, max)); }
 
 double read_ppp(const Json& request, const std::string& field) {
   double v = read_number(request, field, "");
@@ -126,7 +129,7 @@ void read_net(const Json& request, Scenario& s) {
   s.spec = expand_net_spec(spec);
   s.graph = build_layer_graph(s.spec);
   s.batch_size = spec_batch_size(s.spec);
-  if (request.contains("batch_size")) s.batch_size = read_count(request["batch_size"], "batch_size", kMaxBatch);
+  if (request.contains("batch_size")) s.batch_size = read_size(request["batch_size"], "batch_size", kMaxBatch);
   // Instantiate once here so that every spec error surfaces whatever the command.
   build_network(s.spec, s.graph, s.batch_size);
 }

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds the native CLI, tests and benchmarks (build/native) and the WebAssembly module
+# (build/wasm). Usage: scripts/build.sh [native|wasm|all]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what="${1:-all}"
+jobs="$(nproc 2>/dev/null || echo 2)"
+
+if [ "$what" = native ] || [ "$what" = all ]; then
+  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DPALEO_WERROR=ON >/dev/null
+  cmake --build build/native -j"$jobs"
+fi
+if [ "$what" = wasm ] || [ "$what" = all ]; then
+  # Debian's Emscripten runs node scripts that need acorn from /usr/share/nodejs.
+  export NODE_PATH=/usr/share/nodejs
+  emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DPALEO_WERROR=ON >/dev/null
+  cmake --build build/wasm -j"$jobs"
+fi

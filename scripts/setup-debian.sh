@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what Paleo needs on Debian 12: compilers, CMake, the two C++ libraries, Emscripten,
+# Node and Chromium (for the browser tests). Does nothing when everything is already there.
+set -euo pipefail
+
+packages=(build-essential cmake g++ nlohmann-json3-dev catch2 libbenchmark-dev emscripten nodejs npm chromium
+          python3)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+echo "paleo: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
