@@ -18,9 +18,14 @@ std::string known_keys(const Json& list) {
   return out;
 }
 
-double positive(const Json& obj, const std::string& name, const std::string& field) {
+// A positive rate within physically sensible bounds: anything outside is a typo, and would
+// otherwise turn into absurd (or overflowing) times.
+double positive(const Json& obj, const std::string& name, const std::string& field, double low = 1e-6,
+                double high = 1e12) {
   double v = read_number(obj, name, "");
-  if (!(v > 0)) throw Error("'" + name + "' must be positive, got " + obj[name].dump(), "", field);
+  if (!(v >= low && v <= high))
+    throw Error("'" + name + "' must be between " + Json(low).dump() + " and " + Json(high).dump() + ", got " +
+                    obj[name].dump(), "", field);
   return v;
 }
 
@@ -37,12 +42,12 @@ Device device_from_json(const Json& obj, const std::string& field) {
   Device d;
   d.key = obj.value("key", "custom");
   d.name = obj.contains("name") && obj["name"].is_string() ? obj["name"].get<std::string>() : d.key;
-  d.clock_mhz = positive(obj, "clock_mhz", field);
-  d.peak_gflops = positive(obj, "peak_gflops", field);
-  d.mem_bandwidth_gb_per_s = positive(obj, "mem_bandwidth_gb_per_s", field);
+  d.clock_mhz = positive(obj, "clock_mhz", field, 1, 1e7);
+  d.peak_gflops = positive(obj, "peak_gflops", field, 1e-3, 1e9);
+  d.mem_bandwidth_gb_per_s = positive(obj, "mem_bandwidth_gb_per_s", field, 1e-3, 1e8);
   if (obj.contains("memory_bytes") && !obj["memory_bytes"].is_null()) {
     d.memory_bytes = read_number(obj, "memory_bytes", "");
-    if (d.memory_bytes < 0) throw Error("'memory_bytes' must not be negative", "", field);
+    if (d.memory_bytes < 0 || d.memory_bytes > 1e18) throw Error("'memory_bytes' must be from 0 to 1e18", "", field);
   }
   if (obj.contains("is_gpu")) {
     if (!obj["is_gpu"].is_boolean()) throw Error("'is_gpu' must be true or false", "", field);
@@ -56,7 +61,7 @@ Interconnect interconnect_from_json(const Json& obj, const std::string& field) {
   Interconnect n;
   n.key = obj.value("key", "custom");
   n.name = obj.contains("name") && obj["name"].is_string() ? obj["name"].get<std::string>() : n.key;
-  n.bandwidth_gbit_per_s = positive(obj, "bandwidth_gbit_per_s", field);
+  n.bandwidth_gbit_per_s = positive(obj, "bandwidth_gbit_per_s", field, 1e-3, 1e9);
   return n;
 }
 
@@ -67,10 +72,10 @@ Link link_from_json(const Json& value, const std::string& field) {
   l.key = value.value("key", "custom");
   l.name = value.contains("name") && value["name"].is_string() ? value["name"].get<std::string>() : l.key;
   const char* bw = value.contains("achievable_gb_per_s") ? "achievable_gb_per_s" : "bandwidth_gb_per_s";
-  l.bandwidth_gb_per_s = positive(value, bw, field);
+  l.bandwidth_gb_per_s = positive(value, bw, field, 1e-3, 1e8);
   l.peak_gb_per_s = value.contains("peak_gb_per_s") ? positive(value, "peak_gb_per_s", field) : l.bandwidth_gb_per_s;
   l.latency_us = value.contains("latency_us") ? read_number(value, "latency_us", "") : 0;
-  if (l.latency_us < 0) throw Error("'latency_us' must not be negative", "", field);
+  if (l.latency_us < 0 || l.latency_us > 1e7) throw Error("'latency_us' must be from 0 to 1e7", "", field);
   return l;
 }
 

@@ -3,12 +3,15 @@
 # Node and Chromium (for the browser tests). Does nothing when everything is already there.
 set -euo pipefail
 
-packages=(build-essential cmake g++ nlohmann-json3-dev catch2 libbenchmark-dev emscripten nodejs npm chromium
-          python3)
+packages=(build-essential cmake g++ nlohmann-json3-dev catch2 libbenchmark-dev emscripten chromium python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
+# Node and npm: any installation will do (NodeSource's nodejs ships npm and conflicts with
+# Debian's npm package).
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
