@@ -116,9 +116,7 @@ Json cluster_step_json(const Request& r) {
 Json collective_response(const Request& r) {
   const CollectiveOp op = parse_collective_op(r.op);
   const CollectiveAlgorithm algorithm = parse_collective_algorithm(r.algorithm);
-  CollectiveSettings settings;
-  settings.reduction_ms_per_byte = 3.0 / (r.scenario.device.mem_bandwidth_gb_per_s * 1e9) * 1e3;
-  settings.servers = r.servers;
+  const CollectiveSettings settings = collective_settings(r.scenario.device, r.servers);
   Json out = {{"ok", true}, {"command", "collective"}, {"op", collective_op_name(op)}, {"bytes", r.bytes},
               {"device", r.scenario.device.key}};
   Json all = Json::array();

@@ -10,12 +10,8 @@ namespace paleo {
 namespace {
 
 CollectiveSettings settings_for(const Scenario& s, const ClusterOptions& o) {
-  CollectiveSettings settings;
-  // A reduction reads two operands and writes one, at the device's memory bandwidth.
-  settings.reduction_ms_per_byte = 3.0 / (s.device.mem_bandwidth_gb_per_s * 1e9) * 1e3;
   // Sharded parameter servers: one per node unless the request says otherwise.
-  settings.servers = o.servers > 1 ? o.servers : s.cluster.nodes;
-  return settings;
+  return collective_settings(s.device, o.servers > 1 ? o.servers : s.cluster.nodes);
 }
 
 // The devices holding one stage's replicas: stages spread over nodes first.
@@ -168,6 +164,13 @@ void pipeline_step(const Scenario& s, const ClusterOptions& o, ClusterStep& step
 }
 
 }  // namespace
+
+CollectiveSettings collective_settings(const Device& device, long servers) {
+  CollectiveSettings settings;
+  settings.reduction_ms_per_byte = 3.0 / (device.mem_bandwidth_gb_per_s * 1e9) * 1e3;
+  settings.servers = servers;
+  return settings;
+}
 
 std::vector<CollectiveAlgorithm> sync_algorithms() {
   using A = CollectiveAlgorithm;

@@ -54,6 +54,9 @@ struct ClusterStep {
 // Throws paleo::Error when the devices do not divide into the stages.
 ClusterStep cluster_step(const Scenario& scenario, const ClusterOptions& options);
 
+// The reduction runs at the device's memory bandwidth (reading two operands, writing one).
+CollectiveSettings collective_settings(const Device& device, long servers);
+
 // The all-reduce algorithms compared by cluster_step.
 std::vector<CollectiveAlgorithm> sync_algorithms();
 
