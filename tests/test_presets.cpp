@@ -1,0 +1,85 @@
+// The presets are data with provenance: every number carries a source, and every ready-made
+// scenario runs.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "core/api.h"
+#include "core/presets.h"
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Numeric fields of `entry` (nested objects as "a.b"), except inside "sources".
+void numeric_fields(const Json& entry, const std::string& prefix, std::vector<std::string>& out) {
+  for (auto it = entry.begin(); it != entry.end(); ++it) {
+    if (it.key() == "sources") continue;
+    const std::string name = prefix.empty() ? it.key() : prefix + "." + it.key();
+    if (it->is_number()) out.push_back(name);
+    if (it->is_object()) numeric_fields(*it, name, out);
+  }
+}
+
+void require_sources(const Json& list, const char* what) {
+  REQUIRE(list.is_array());
+  REQUIRE_FALSE(list.empty());
+  for (const Json& entry : list) {
+    std::vector<std::string> fields;
+    numeric_fields(entry.contains("request") ? entry["request"] : entry, "", fields);
+    for (const std::string& f : fields) {
+      INFO(what << " " << entry.value("key", "?") << " field " << f);
+      REQUIRE(entry.contains("sources"));
+      CHECK(entry["sources"].contains(f));
+      if (entry["sources"].contains(f)) CHECK_FALSE(entry["sources"][f].get<std::string>().empty());
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("every numeric preset field carries its source") {
+  const paleo::Presets& p = paleo::Presets::instance();
+  require_sources(p.devices(), "device");
+  require_sources(p.interconnects(), "network");
+  require_sources(p.software_list(), "software");
+  require_sources(p.scenarios(), "scenario");
+  if (!p.links().empty()) require_sources(p.links(), "link");
+  if (!p.clusters().empty()) require_sources(p.clusters(), "cluster");
+}
+
+TEST_CASE("the original's device table is reproduced exactly") {
+  const paleo::Presets& p = paleo::Presets::instance();
+  struct Row { const char* key; double clock, peak, bw; bool gpu; };
+  const Row rows[] = {{"TITAN_X", 1000, 6144, 336.5, true}, {"K20", 1000, 3520, 208, true},
+                      {"K20X", 1000, 3935, 250, true},      {"K40", 745, 4290, 288, true},
+                      {"K80", 560, 5600, 480, true},        {"GEFORCE_780_TI", 875, 5040, 336, true},
+                      {"GEFORCE_750_M", 941, 722.7, 80, true}, {"CPU_I7", 210000, 289, 68, false}};
+  for (const Row& r : rows) {
+    const paleo::Device d = p.device(r.key);
+    CHECK(d.clock_mhz == r.clock);
+    CHECK(d.peak_gflops == r.peak);
+    CHECK(d.mem_bandwidth_gb_per_s == r.bw);
+    CHECK(d.is_gpu == r.gpu);
+  }
+  CHECK(p.interconnect("infiniband").bandwidth_gbit_per_s == 70);
+  CHECK(p.interconnect("pcie2").bandwidth_gbit_per_s == 64);
+  CHECK(p.software("tensorflow").ppp_comp == 0.62);
+}
+
+TEST_CASE("every scenario and every preset net runs") {
+  const paleo::Presets& p = paleo::Presets::instance();
+  for (const Json& sc : p.scenarios()) {
+    INFO("scenario " << sc.value("key", "?"));
+    const Json r = paleo::handle_request(sc["request"]);
+    CHECK(r["ok"].get<bool>());
+  }
+  for (const std::string& net : p.net_keys()) {
+    for (const Json& dev : p.devices()) {
+      INFO(net << " on " << dev["key"]);
+      const Json r = paleo::handle_request(
+          Json{{"command", "estimate"}, {"net", net}, {"device", dev["key"]}, {"conv_algorithm", "auto"}});
+      CHECK(r["ok"].get<bool>());
+    }
+  }
+}
