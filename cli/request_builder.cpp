@@ -101,9 +101,11 @@ Json build_request(const std::string& command, const Arguments& args, const Json
   else if (simulate) r["batch_size"] = 128;  // the original simulate's default
   if (args.has("ppp_comp")) r["ppp_comp"] = number_or_text(args.get("ppp_comp", ""));
   if (args.has("ppp_comm")) r["ppp_comm"] = number_or_text(args.get("ppp_comm", ""));
-  // Without --use_only_gemm the original asked cuDNN's heuristics; our stand-in is "auto".
-  std::string algorithm = args.has("use_only_gemm") ? "gemm" : args.get("conv_algorithm", "auto");
-  r["conv_algorithm"] = algorithm;
+  // Without --use_only_gemm the original simulate asked cuDNN's heuristics; our stand-in is
+  // "auto". The other commands follow the API's default unless told.
+  if (args.has("use_only_gemm")) r["conv_algorithm"] = "gemm";
+  else if (args.has("conv_algorithm")) r["conv_algorithm"] = args.get("conv_algorithm", "");
+  else if (simulate) r["conv_algorithm"] = "auto";
   if (args.has("workspace_limit_bytes")) r["workspace_limit_bytes"] = number_or_text(args.get("workspace_limit_bytes", ""));
   if (args.has("fetch_bandwidth_gb_per_s"))
     r["fetch_bandwidth_gb_per_s"] = number_or_text(args.get("fetch_bandwidth_gb_per_s", ""));

@@ -22,7 +22,9 @@ std::string known_keys(const Json& list) {
 // otherwise turn into absurd (or overflowing) times.
 double positive(const Json& obj, const std::string& name, const std::string& field, double low = 1e-6,
                 double high = 1e12) {
-  double v = read_number(obj, name, "");
+  if (!obj.contains(name)) throw Error("needs '" + name + "'", "", field);
+  if (!obj[name].is_number()) throw Error("'" + name + "' must be a number, got " + obj[name].dump(), "", field);
+  const double v = obj[name].get<double>();
   if (!(v >= low && v <= high))
     throw Error("'" + name + "' must be between " + Json(low).dump() + " and " + Json(high).dump() + ", got " +
                     obj[name].dump(), "", field);

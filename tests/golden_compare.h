@@ -65,13 +65,14 @@ inline bool check_golden(GoldenTally& tally, const std::string& where, const std
   ++tally.mismatches;
   std::string message = "golden mismatch: " + where;
   if (!layer.empty()) message += ", layer '" + layer + "'";
-  message += ", column '" + column + "' (response " + response_path + "): expected " + full_precision(expected) +
-             ", got ";
+  message +=
+      ", column '" + column + "' (response " + response_path + "): expected " + full_precision(expected) + ", got ";
   if (std::isnan(got)) {
     message += "no number";
   } else {
     message += full_precision(got);
-    if (expected != 0) message += " (relative error " + full_precision(std::fabs(got - expected) / std::fabs(expected)) + ")";
+    if (expected != 0)
+      message += " (relative error " + full_precision(std::fabs(got - expected) / std::fabs(expected)) + ")";
   }
   FAIL_CHECK(message);
   return false;

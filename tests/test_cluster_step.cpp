@@ -140,7 +140,7 @@ TEST_CASE("memory per device of a small net, by hand") {
   CHECK(out["cluster"]["max_batch_per_replica"].get<double>() == expected);
 }
 
-TEST_CASE("a faster inter-node link never slows the step; more latency never speeds it up") {
+TEST_CASE("a faster inter-node link never slows the step, and more latency never speeds it up") {
   double previous = INFINITY;
   for (double bw : {1.0, 5.0, 12.5, 25.0, 50.0}) {
     const double t = estimate("alex_v2", cluster(bw, 2))["step_ms"].get<double>();
