@@ -28,7 +28,7 @@ const ModelProfile& paleo2026_profile() {
   return profile;
 }
 
-const ModelProfile& default_profile() { return paleo2017_profile(); }
+const ModelProfile& default_profile() { return paleo2026_profile(); }
 
 const ModelProfile& find_profile(const std::string& name) {
   if (name == "paleo2017") return paleo2017_profile();
