@@ -55,7 +55,7 @@ TEST_CASE("paleo2026: decimal memory units and no one-cycle floors") {
   CHECK(old["forward"]["comm_ms"].get<double>() == 2e-6);
 }
 
-TEST_CASE("paleo2026: memory-bound layers cost their traffic; paleo2017 keeps them free") {
+TEST_CASE("paleo2026: memory-bound layers cost their traffic, paleo2017 keeps them free") {
   const Json relu = {{"type", "ReLU"}};
   const Json x = layers(net_with(relu, {2, 10, 10, 8}), "paleo2026")["layers"][2];
   const double elements = 2 * 10 * 10 * 8;
