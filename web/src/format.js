@@ -1,0 +1,39 @@
+// Number formatting for tables and cards.
+export function ms(v) {
+  if (!Number.isFinite(v)) return '–';
+  if (v === 0) return '0';
+  if (Math.abs(v) >= 100) return v.toFixed(1);
+  if (Math.abs(v) >= 1) return v.toFixed(3);
+  return v.toPrecision(3);
+}
+
+export function count(v) {
+  if (!Number.isFinite(v)) return '–';
+  const units = [[1e15, 'P'], [1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
+  for (const [scale, suffix] of units) if (Math.abs(v) >= scale) return (v / scale).toFixed(2) + ' ' + suffix;
+  return String(Math.round(v));
+}
+
+export function bytes(v) {
+  if (!Number.isFinite(v)) return '–';
+  const units = [[2 ** 40, 'TiB'], [2 ** 30, 'GiB'], [2 ** 20, 'MiB'], [2 ** 10, 'KiB']];
+  for (const [scale, suffix] of units) if (Math.abs(v) >= scale) return (v / scale).toFixed(2) + ' ' + suffix;
+  return v + ' B';
+}
+
+export function duration(msValue) {
+  if (!Number.isFinite(msValue)) return '–';
+  const s = msValue / 1e3;
+  if (s < 120) return s.toFixed(1) + ' s';
+  if (s < 7200) return (s / 60).toFixed(1) + ' min';
+  if (s < 172800) return (s / 3600).toFixed(1) + ' h';
+  return (s / 86400).toFixed(1) + ' days';
+}
+
+export function money(v) {
+  return Number.isFinite(v) ? '$' + v.toLocaleString('en-US', { maximumFractionDigits: 2, minimumFractionDigits: 2 }) : '–';
+}
+
+export function shape(s) {
+  return Array.isArray(s) ? s.join('×') : '';
+}
