@@ -71,7 +71,14 @@ function showError(node, error) {
     (error.layer || error.field ? ': ' : '') + error.message : '';
 }
 
+// Timed for bench/browser_timing.mjs: one re-estimate, core calls and rendering.
 function update() {
+  const t0 = performance.now();
+  estimateAndRender();
+  window.paleoLastUpdateMs = performance.now() - t0;
+}
+
+function estimateAndRender() {
   let reqs;
   try {
     reqs = requests(state);

@@ -114,7 +114,10 @@ export function cluster(nodes, c) {
     `(${c.cluster.intra.name} in node, ${c.cluster.inter.name} between nodes), data parallel ${c.data_parallel}` +
     (c.pipeline_stages > 1 ? `, ${c.pipeline_stages} pipeline stages` : '') + `; step ${ms(c.step_ms)} ms with ` +
     `${c.chosen.algorithm}, ${count(c.throughput_samples_per_s)} samples/s.` }));
-  const longest = Math.max(...c.collectives.map((o) => o.no_overlap.step_ms));
+  // Scaled to the slowest of the all-reduce algorithms (parameter servers, often far slower,
+  // are clipped at the right edge).
+  const longest = Math.max(...c.collectives.filter((o) => !o.algorithm.includes('parameter_server'))
+    .map((o) => o.no_overlap.step_ms));
   const compute = c.compute.compute_ms;
   const bubble = c.pipeline ? c.pipeline.bubble_ms : 0;
   const rows = c.collectives.map((o) => {
