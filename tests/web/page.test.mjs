@@ -11,6 +11,7 @@ let server, browser;
 const requests = [];
 
 before(async () => {
+  mkdirSync(join(root, 'test-artifacts'), { recursive: true });
   server = await serve(dist);
   browser = await launch();
 });
