@@ -115,7 +115,13 @@ LayerCost layer_compute_cost(const Layer& l, const CostModel& model, const CostO
   switch (l.kind) {
     case LayerKind::kConvolution:
     case LayerKind::kDeconvolution:
-      passes = convolution_passes(l, model, options);
+      if (l.conv_algorithm.empty()) {
+        passes = convolution_passes(l, model, options);
+      } else {
+        CostOptions own = options;
+        own.algorithm = parse_conv_algorithm(l.conv_algorithm);
+        passes = convolution_passes(l, model, own);
+      }
       if (model.profile().cost_memory_bound_layers) add_fused_epilogue(l, model, passes);
       break;
     case LayerKind::kPooling: {

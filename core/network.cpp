@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "core/conv_algorithms.h"
 #include "core/error.h"
 
 namespace paleo {
@@ -82,7 +83,19 @@ Shape infer_reshape(Shape target, const Shape& input, const std::string& layer, 
   return target;
 }
 
+// A convolution may pin its own algorithm.
+void read_conv_algorithm(Layer& l, const LayerSpec& spec) {
+  if (!spec.params.contains("conv_algorithm")) return;
+  l.conv_algorithm = read_string(spec.params, "conv_algorithm", l.name);
+  try {
+    parse_conv_algorithm(l.conv_algorithm);
+  } catch (const Error& e) {
+    throw Error(e.detail(), l.name, "conv_algorithm");
+  }
+}
+
 void shape_convolution(Layer& l, const LayerSpec& spec) {
+  read_conv_algorithm(l, spec);
   const Shape& in = image_input(l);
   Shape f = read_filter(spec.params, l.name, in[3], /*allow_infer=*/true);
   if (spec.splits > 0) {
@@ -104,6 +117,7 @@ void shape_convolution(Layer& l, const LayerSpec& spec) {
 }
 
 void shape_deconvolution(Layer& l, const LayerSpec& spec) {
+  read_conv_algorithm(l, spec);
   const Shape& in = image_input(l);
   Shape f = read_filter(spec.params, l.name, 0, /*allow_infer=*/false);
   auto [sh, sw] = read_window(spec.params, "strides", l.name);

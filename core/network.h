@@ -33,6 +33,8 @@ struct Layer {
   // null = none) and normalizer_fn "batch_norm". Costed only by profiles that cost them.
   std::string fused_activation;
   bool fused_batch_norm = false;
+  // The layer's own "conv_algorithm" (a Paleo extension of the spec); empty = the request's.
+  std::string conv_algorithm;
   Dim params = 0;
   Dim weights_bytes = 0;
 

@@ -99,3 +99,17 @@ TEST_CASE("roofline: a pass takes max(compute, memory)") {
         Approx(std::max(plain["comp_ms"].get<double>(), plain["comm_ms"].get<double>())));
   CHECK(roof["total_ms"].get<double>() < plain["total_ms"].get<double>());
 }
+
+TEST_CASE("a convolution may pin its own algorithm in the spec") {
+  const Json conv = {{"type", "Convolution"}, {"filter", {3, 3, 64, 64}}, {"strides", {1, 1, 1, 1}},
+                     {"padding", "SAME"}, {"conv_algorithm", "fft"}};
+  const Json x = layers(net_with(conv, {8, 32, 32, 64}), "paleo2017")["layers"][2];
+  CHECK(x["forward"]["algorithm"] == "fft");
+  CHECK(x["backward_filter"]["algorithm"] == "fft");
+  Json bad = net_with({{"type", "Convolution"}, {"filter", {3, 3, 64, 64}}, {"strides", {1, 1, 1, 1}},
+                       {"padding", "SAME"}, {"conv_algorithm", "magic"}}, {8, 32, 32, 64});
+  const Json out = paleo::handle_request(Json{{"command", "layers"}, {"net", bad}});
+  CHECK_FALSE(out["ok"].get<bool>());
+  CHECK(out["error"]["layer"] == "x");
+  CHECK(out["error"]["field"] == "conv_algorithm");
+}
