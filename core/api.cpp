@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/presets.h"
 #include "core/simulation.h"
+#include "core/strategy_api.h"
 #include "core/version.h"
 
 namespace paleo {
@@ -180,13 +181,14 @@ Json dispatch(const Json& request) {
     return out;
   }
   if (r.command == "collective") return collective_response(r);
+  if (r.command == "search") return search_response(r);
   if (r.command == "simulate") {
     Json out = common_header(require_net(r));
     out["net"] = {{"name", r.scenario.spec.name}, {"batch_size", r.scenario.batch_size}};
     out.update(simulation_json(r));
     return out;
   }
-  throw Error("unknown command '" + r.command + "' (known: estimate, simulate, layers, summary, collective, presets, version)",
+  throw Error("unknown command '" + r.command + "' (known: estimate, simulate, layers, summary, collective, search, presets, version)",
               "", "command");
 }
 
