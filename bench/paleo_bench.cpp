@@ -9,6 +9,8 @@
 #include "core/api_request.h"
 #include "core/cluster_step.h"
 #include "core/simulation.h"
+#include "core/strategy_search.h"
+#include "core/presets.h"
 
 namespace {
 
@@ -72,6 +74,28 @@ void BM_ClusterSweep(benchmark::State& state) {
 }
 
 BENCHMARK(BM_ClusterSweep)->Unit(benchmark::kMillisecond);
+
+// The layer-wise search (OptCNN) at per-device batch 32, 4 devices per node: building the
+// configurations and costs, reducing, enumerating and recovering every layer's choice.
+void BM_LayerwiseSearch(benchmark::State& state, const std::string& net) {
+  const long devices = state.range(0);
+  const paleo::Request r = paleo::parse_request(Json{{"command", "layers"}, {"net", net}, {"batch_size", 32}});
+  const paleo::Network n = paleo::build_network(r.scenario.spec, r.scenario.graph, 32 * devices);
+  paleo::Cluster c;
+  c.devices_per_node = devices < 4 ? devices : 4;
+  c.nodes = devices / c.devices_per_node;
+  c.intra = paleo::Presets::instance().link("nvlink2_v100", "intra");
+  c.inter = paleo::Presets::instance().link("infiniband_edr", "inter");
+  for (auto _ : state) {
+    const paleo::StrategyProblem p = paleo::make_strategy_problem(n, r.scenario.cost_model(), r.scenario.cost, c,
+                                                                  paleo::collective_settings(r.scenario.device, 1));
+    benchmark::DoNotOptimize(paleo::optimal_strategy(p));
+  }
+}
+
+BENCHMARK_CAPTURE(BM_LayerwiseSearch, alex_v2, std::string("alex_v2"))->Arg(4)->Arg(16)->Arg(64)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_LayerwiseSearch, vgg16, std::string("vgg16"))->Arg(4)->Arg(16)->Arg(64)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_LayerwiseSearch, inception_v3, std::string("inception_v3"))->Arg(4)->Arg(16)->Arg(64)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_SimulateCore, inception_v3, std::string("inception_v3"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_SimulateCore, vgg16, std::string("vgg16"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_SimulateJsonApi, inception_v3, std::string("inception_v3"))->Unit(benchmark::kMillisecond);

@@ -25,6 +25,7 @@ const char* const kUsage =
     "  layers NET     per-layer forward / backward-data / backward-filter times\n"
     "  estimate NET   layers and totals (plus scaling with --num_workers)\n"
     "  summary NET    shapes and parameters\n"
+    "  search NET     layer-wise parallel strategy (--devices --per_node; OptCNN)\n"
     "  collective     cost of one collective (--op --algorithm --workers --bytes, and --link or\n"
     "                 --bandwidth_gbps --latency_us, or --nodes --per_node --intra --inter)\n"
     "  presets        the built-in nets, devices, networks and software profiles (JSON)\n"
@@ -66,7 +67,7 @@ int run(int argc, char** argv) {
       "parallel", "hybrid_workers", "software", "profile", "conv_algorithm", "workspace_limit_bytes",
       "fetch_bandwidth_gb_per_s", "separator", "format", "cluster", "nodes", "per_node", "intra", "inter",
       "nics_per_node", "collective", "bucket_bytes", "stages", "micro_batches", "schedule", "optimizer", "op",
-      "algorithm", "workers", "bytes", "link", "bandwidth_gbps", "latency_us", "servers"};
+      "algorithm", "workers", "bytes", "link", "bandwidth_gbps", "latency_us", "servers", "devices"};
   Arguments args = parse_arguments(argc, argv, flags, valued);
   const std::string& cmd = args.command;
   if (cmd.empty() || cmd == "--help" || cmd == "-h" || cmd == "help" || args.has("help")) {
@@ -90,7 +91,7 @@ int run(int argc, char** argv) {
     std::cout << r.dump(2) << "\n";
     return 0;
   }
-  if (cmd != "simulate" && cmd != "layers" && cmd != "estimate" && cmd != "summary")
+  if (cmd != "simulate" && cmd != "layers" && cmd != "estimate" && cmd != "summary" && cmd != "search")
     throw std::invalid_argument("unknown command '" + cmd + "'\n" + kUsage);
   if (args.positional.empty()) throw std::invalid_argument("'" + cmd + "' needs a network spec or preset\n" + kUsage);
   int status = 0;
@@ -109,6 +110,8 @@ int run(int argc, char** argv) {
       print_simulation(std::cout, response, format, context);
     } else if (cmd == "summary") {
       print_summary(std::cout, response, format);
+    } else if (cmd == "search") {
+      print_search(std::cout, response, format);
     } else {
       print_layers(std::cout, response, format);
       if (response.contains("cluster")) print_cluster(std::cout, response["cluster"], format);

@@ -210,4 +210,25 @@ void print_cluster(std::ostream& out, const Json& c, Format format) {
     out << "largest batch per replica that fits" << sep << num(c["max_batch_per_replica"]) << "\n";
 }
 
+void print_search(std::ostream& out, const Json& r, Format format) {
+  if (format == Format::kJson) {
+    out << r.dump(2) << "\n";
+    return;
+  }
+  const std::string sep = format == Format::kCsv ? "," : "\t";
+  if (format == Format::kTable)
+    out << r["net"]["name"].get<std::string>() << " on " << num(r["devices"]) << " devices (" << num(r["devices_per_node"])
+        << " per node), batch " << num(r["batch_per_device"]) << " per device\n"
+        << "layer-wise " << num(r["step_ms"]) << " ms, data parallel " << num(r["data_parallel_step_ms"])
+        << " ms, model parallel " << num(r["model_parallel_step_ms"]) << " ms; speed-up over data parallelism "
+        << num(r["speedup_over_data_parallel"]) << ", over the best uniform strategy "
+        << num(r["speedup_over_best_uniform"]) << (r["reduced"].get<bool>() ? "" : " (" + r["message"].get<std::string>() + ")")
+        << "\n";
+  out << join({"layer", "type", "n", "c", "h", "w", "t_c_ms", "t_s_ms", "t_x_in_ms"}, sep) << "\n";
+  for (const Json& l : r["layers"])
+    out << join({l["name"].get<std::string>(), l["type"].get<std::string>(), num(l["config"]["n"]), num(l["config"]["c"]),
+                 num(l["config"]["h"]), num(l["config"]["w"]), num(l["t_c_ms"]), num(l["t_s_ms"]), num(l["t_x_in_ms"])}, sep)
+        << "\n";
+}
+
 }  // namespace paleo::cli

@@ -22,6 +22,8 @@ void print_simulation(std::ostream& out, const nlohmann::ordered_json& response,
 void print_layers(std::ostream& out, const nlohmann::ordered_json& response, Format format);
 void print_summary(std::ostream& out, const nlohmann::ordered_json& response, Format format);
 void print_collective(std::ostream& out, const nlohmann::ordered_json& response, Format format);
+// The `search` command: the chosen configuration of every layer and the speed-ups.
+void print_search(std::ostream& out, const nlohmann::ordered_json& response, Format format);
 // The `cluster` section of an estimate: step per all-reduce algorithm, memory, pipeline.
 void print_cluster(std::ostream& out, const nlohmann::ordered_json& cluster, Format format);
 

@@ -56,6 +56,11 @@ Json net_argument(const std::string& arg) {
 }
 
 void add_cluster_options(const Arguments& args, Json& r) {
+  if (r.value("command", "") == "search") {  // the search sizes the cluster itself
+    if (args.has("devices")) r["devices"] = number_or_text(args.get("devices", ""));
+    if (args.has("per_node")) r["devices_per_node"] = number_or_text(args.get("per_node", ""));
+    if (!args.has("cluster") && !args.has("intra")) return;
+  }
   if (!args.has("cluster") && !args.has("intra") && !args.has("nodes") && !args.has("per_node")) return;
   if (args.has("cluster") && !args.has("intra")) {
     r["cluster"] = args.get("cluster", "");
@@ -65,7 +70,8 @@ void add_cluster_options(const Arguments& args, Json& r) {
     r["cluster"] = c;
   }
   if (args.has("nodes")) r["nodes"] = number_or_text(args.get("nodes", ""));
-  if (args.has("per_node")) r["devices_per_node"] = number_or_text(args.get("per_node", ""));
+  if (args.has("per_node") && r.value("command", "") != "search")
+    r["devices_per_node"] = number_or_text(args.get("per_node", ""));
   if (args.has("nics_per_node") && r["cluster"].is_object())
     r["cluster"]["nics_per_node"] = number_or_text(args.get("nics_per_node", ""));
 }
