@@ -29,7 +29,9 @@ class Reducer {
   StrategyResult run() {
     StrategyResult r;
     for (bool changed = true; changed;) {
-      changed = merge_parallel_edges(r) | eliminate_nodes(r);
+      const bool merged = merge_parallel_edges(r);
+      const bool eliminated = eliminate_nodes(r);
+      changed = merged || eliminated;
     }
     std::vector<int> nodes;
     for (std::size_t i = 0; i < alive_.size(); ++i)

@@ -154,3 +154,21 @@ test('nothing is requested from another origin, and a screenshot is kept', async
   assert.deepEqual(outside, []);
   assert.ok(requests.length > 5);
 });
+
+test('the layer-wise search for AlexNet on 16 GPUs (4 x 4) equals the CLI\'s', async () => {
+  const page = await open('#net=alex_v2&batch_size=32&search_on=1&search_devices=16&search_per_node=4');
+  assert.equal(await page.locator('#search-section').isVisible(), true);
+  const cli = cliApi({ command: 'search', net: 'alex_v2', device: 'TITAN_X', profile: 'paleo2026', conv_algorithm: 'gemm',
+    ppp_comp: 1, ppp_comm: 1, batch_size: 32, devices: 16, devices_per_node: 4 });
+  const summary = await page.locator('#search-summary').textContent();
+  assert.match(summary, new RegExp(`data parallelism ${cli.speedup_over_data_parallel.toFixed(2)}×`));
+  const rows = page.locator('#search-table tbody tr');
+  assert.equal(await rows.count(), cli.layers.length);
+  for (let i = 0; i < cli.layers.length; ++i) {
+    const cells = await rows.nth(i).locator('td').allTextContents();
+    const c = cli.layers[i].config;
+    assert.deepEqual(cells.slice(0, 6), [cli.layers[i].name, cli.layers[i].type, String(c.n), String(c.c), String(c.h), String(c.w)]);
+  }
+  await page.screenshot({ path: join(root, 'test-artifacts', 'search.png'), fullPage: true });
+  await page.close();
+});

@@ -65,10 +65,16 @@ function readForm() {
   return next;
 }
 
+// The core's message starts with "layer 'x': field 'y': "; the page names them its own way.
 function showError(node, error) {
   node.hidden = !error;
-  node.textContent = error ? (error.layer ? `Layer “${error.layer}”` : '') + (error.field ? ` field “${error.field}”` : '') +
-    (error.layer || error.field ? ': ' : '') + error.message : '';
+  if (!error) {
+    node.textContent = '';
+    return;
+  }
+  const detail = error.message.replace(/^layer '.*?': /, '').replace(/^field '.*?': /, '');
+  node.textContent = (error.layer ? `Layer “${error.layer}”` : '') + (error.field ? ` field “${error.field}”` : '') +
+    (error.layer || error.field ? ': ' : '') + detail;
 }
 
 // Timed for bench/browser_timing.mjs: one re-estimate, core calls and rendering.
@@ -112,6 +118,16 @@ function estimateAndRender() {
   if (estimate.cluster) {
     render.cluster({ summary: $('cluster-summary'), bars: $('cluster-bars'), memory: $('memory-bar'), chart: $('node-chart') },
       estimate.cluster);
+  }
+  $('search-section').hidden = !state.search_on;
+  if (state.search_on) {
+    const found = call(reqs.search);
+    if (found.ok) {
+      render.search({ summary: $('search-summary'), chart: $('search-chart'), table: $('search-table') }, found);
+    } else {
+      showError($('error'), found.error);
+    }
+    last.search = found;
   }
   $('compare').hidden = !state.compare_device;
   if (state.compare_device) {

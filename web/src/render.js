@@ -149,3 +149,19 @@ export function cluster(nodes, c) {
     xs: c.node_scaling.map((p) => p.nodes),
     series: [{ label: 'best all-reduce', values: c.node_scaling.map((p) => p.throughput_samples_per_s) }] });
 }
+
+export function search(nodes, r) {
+  nodes.summary.replaceChildren(el('p', { text: `${r.devices} devices (${r.devices_per_node} per node), batch ` +
+    `${r.batch_per_device} per device: layer-wise ${ms(r.step_ms)} ms per step, data parallel ` +
+    `${ms(r.data_parallel_step_ms)} ms, model parallel ${ms(r.model_parallel_step_ms)} ms. Speed-up over data ` +
+    `parallelism ${r.speedup_over_data_parallel.toFixed(2)}×, over the best uniform strategy ` +
+    `${r.speedup_over_best_uniform.toFixed(2)}×.` + (r.reduced ? '' : ' ' + r.message) }));
+  lineChart(nodes.chart, { title: 'Throughput (samples/s)', xLabel: 'devices', yLabel: 'samples/s',
+    xs: r.scaling.map((p) => p.devices),
+    series: [{ label: 'layer-wise', values: r.scaling.map((p) => p.layerwise_samples_per_s) },
+      { label: 'data parallel', values: r.scaling.map((p) => p.data_parallel_samples_per_s) },
+      { label: 'model parallel', values: r.scaling.map((p) => p.model_parallel_samples_per_s) }] });
+  nodes.table.replaceChildren(table(['Layer', 'Type', 'n', 'c', 'h', 'w', 't_c ms', 't_s ms', 't_x in ms'],
+    r.layers.map((l) => [l.name, l.type, l.config.n, l.config.c, l.config.h, l.config.w, ms(l.t_c_ms), ms(l.t_s_ms),
+      ms(l.t_x_in_ms)]), { numeric: [2, 3, 4, 5, 6, 7, 8] }));
+}

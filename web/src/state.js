@@ -6,11 +6,12 @@ export const DEFAULTS = {
   cluster_on: false, cluster: 'dgx1_v100_edr', nodes: 16, collective: 'auto', overlap: true, bucket_mib: 25,
   stages: 1, micro_batches: 1, optimizer: 'sgd',
   dataset: 1281167, epochs: 90, price_preset: '', price: 0.9, compare_device: '',
+  search_on: false, search_devices: 16, search_per_node: 4,
 };
 
 const NUMBERS = new Set(['ppp_comp', 'ppp_comm', 'batch_size', 'hybrid_workers', 'nodes', 'bucket_mib', 'stages',
-  'micro_batches', 'dataset', 'epochs', 'price']);
-const BOOLEANS = new Set(['cluster_on', 'overlap']);
+  'micro_batches', 'dataset', 'epochs', 'price', 'search_devices', 'search_per_node']);
+const BOOLEANS = new Set(['cluster_on', 'overlap', 'search_on']);
 
 // Only what differs from the defaults goes into the hash, so links stay short.
 export function toHash(state) {
@@ -60,5 +61,7 @@ export function requests(state, device = state.device) {
   const workers = parseWorkers(state.workers);
   const simulate = { command: 'simulate', ...base, parallel: state.parallel, scaling: [state.scaling],
     workers: workers ?? [], hybrid_workers: state.hybrid_workers };
-  return { estimate, simulate };
+  const search = { command: 'search', ...base, devices: state.search_devices, devices_per_node: state.search_per_node };
+  delete search.optimizer;
+  return { estimate, simulate, search };
 }
