@@ -154,6 +154,8 @@ void shape_pooling(Layer& l, const LayerSpec& spec) {
   if (oh <= 0 || ow <= 0) throw Error("the window does not fit the input", l.name, "ksize");
   l.pool_kh = kh;
   l.pool_kw = kw;
+  l.pool_sh = sh;
+  l.pool_sw = sw;
   l.output = {in[0], oh, ow, in[3]};
 }
 

@@ -27,7 +27,7 @@ struct Layer {
   std::string split_device;
   bool backprop = true;  // false when a parent is named "data": no gradient w.r.t. the input
   ConvGeometry conv;     // Convolution: itself. Deconvolution: its transposed convolution.
-  Dim pool_kh = 0, pool_kw = 0;
+  Dim pool_kh = 0, pool_kw = 0, pool_sh = 1, pool_sw = 1;
   Shape weights;         // InnerProduct: [inputs, outputs]
   // A convolution's fused epilogue: activation_fn (absent = "relu", as the original's default;
   // null = none) and normalizer_fn "batch_norm". Costed only by profiles that cost them.

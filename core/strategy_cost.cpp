@@ -67,12 +67,10 @@ Box needed(const Layer& consumer, const std::array<Dim, 4>& in, const Box& out) 
   need.hi = {out.hi[0], in[1], in[2], in[3]};
   const bool image = consumer.output.size() == 4 && consumer.inputs[0].size() == 4;
   if (image && (consumer.kind == LayerKind::kConvolution || consumer.kind == LayerKind::kPooling)) {
-    const Dim sh = consumer.kind == LayerKind::kConvolution ? consumer.conv.sh : std::max<Dim>(1, in[1] / std::max<Dim>(1, consumer.output[1]));
-    const Dim sw = consumer.kind == LayerKind::kConvolution ? consumer.conv.sw : std::max<Dim>(1, in[2] / std::max<Dim>(1, consumer.output[2]));
-    const Dim kh = consumer.kind == LayerKind::kConvolution ? consumer.conv.kh : consumer.pool_kh;
-    const Dim kw = consumer.kind == LayerKind::kConvolution ? consumer.conv.kw : consumer.pool_kw;
-    const Dim ph = consumer.kind == LayerKind::kConvolution ? consumer.conv.pad_h : 0;
-    const Dim pw = consumer.kind == LayerKind::kConvolution ? consumer.conv.pad_w : 0;
+    const bool conv = consumer.kind == LayerKind::kConvolution;
+    const Dim sh = conv ? consumer.conv.sh : consumer.pool_sh, sw = conv ? consumer.conv.sw : consumer.pool_sw;
+    const Dim kh = conv ? consumer.conv.kh : consumer.pool_kh, kw = conv ? consumer.conv.kw : consumer.pool_kw;
+    const Dim ph = conv ? consumer.conv.pad_h : 0, pw = conv ? consumer.conv.pad_w : 0;
     need.lo[1] = std::clamp<Dim>(out.lo[1] * sh - ph, 0, in[1]);
     need.hi[1] = std::clamp<Dim>((out.hi[1] - 1) * sh - ph + kh, 0, in[1]);
     need.lo[2] = std::clamp<Dim>(out.lo[2] * sw - pw, 0, in[2]);
