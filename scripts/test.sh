@@ -4,9 +4,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-debian.sh
 scripts/build.sh all
-ctest --test-dir build/native --output-on-failure -j2
+log="$(mktemp -d)"
+ctest --test-dir build/native --output-on-failure -j2 | tee "$log/ctest.txt"
+native=$(sed -n 's/.*tests passed, 0 tests failed out of \([0-9]*\).*/\1/p' "$log/ctest.txt")
+browser=0
 if [ -f package.json ]; then
   npm ci --no-audit --no-fund
-  npm test
+  npm test | tee "$log/node.txt"
+  browser=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$log/node.txt")
 fi
 echo "paleo: all tests passed"
+echo "tests: $((native + browser)) passed, 0 failed"
