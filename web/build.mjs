@@ -37,6 +37,9 @@ await build({
 const app = readFileSync(join(dist, 'app.js'), 'utf8').replaceAll('"../paleo.js"', '"./paleo.js"');
 writeFileSync(join(dist, 'app.js'), app);
 
-writeFileSync(join(dist, 'paleo-embed.js'),
-  readFileSync(join(wasm, 'paleo-single.js'), 'utf8') + '\n' + readFileSync(join(web, 'embed', 'element.js'), 'utf8'));
+// One function around both: createPaleo stays private to the script, and the module's own export
+// code sees no CommonJS or AMD loader of the host page.
+writeFileSync(join(dist, 'paleo-embed.js'), '/* paleo-embed.js: the Paleo WebAssembly module and the <paleo-estimate> ' +
+  'element (docs/embed.md). */\n(function (module, exports, define) {\n' + readFileSync(join(wasm, 'paleo-single.js'), 'utf8') + '\n' +
+  readFileSync(join(web, 'embed', 'element.js'), 'utf8') + '\n})();\n');
 console.log('paleo: web/dist built');

@@ -1,5 +1,6 @@
 // Shared by the browser tests: a static server on 127.0.0.1, headless Chromium, the native CLI.
 import { createServer } from 'node:http';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { extname, join, normalize, dirname } from 'node:path';
@@ -8,6 +9,13 @@ import { fileURLToPath } from 'node:url';
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const dist = join(root, 'web', 'dist');
 export const cli = join(root, 'build', 'native', 'paleo');
+export const singleFileModule = join(root, 'build', 'wasm', 'wasm', 'paleo-single.js');
+
+// The tests compare the WebAssembly module with the native CLI: both must be built.
+for (const [path, how] of [[cli, 'scripts/build.sh native'], [singleFileModule, 'scripts/build.sh wasm'],
+  [join(dist, 'index.html'), 'npm run build']]) {
+  if (!existsSync(path)) throw new Error(`missing ${path.slice(root.length + 1)}: run ${how} first`);
+}
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm',
   '.json': 'application/json' };
@@ -44,6 +52,28 @@ export async function launch() {
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     // Playwright starts every browser with a fresh temporary profile.
   });
+}
+
+// Every request any page made, for the "nothing leaves localhost" check.
+export const requested = [];
+
+// A fresh page (its own browser context) that records requests, dialogs and page errors.
+export async function newPage(browser, options = {}) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, ...options });
+  page.setDefaultTimeout(10000);
+  page.dialogs = [];
+  page.errors = [];
+  page.on('request', (r) => requested.push(r.url()));
+  page.on('dialog', async (d) => { page.dialogs.push(d.message()); await d.dismiss(); });
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  return page;
+}
+
+// Runs `action` and waits for the page's next re-estimate (it counts them in body[data-updates]).
+export async function afterUpdate(page, action) {
+  const before = Number(await page.evaluate(() => document.body.dataset.updates || 0));
+  await action();
+  await page.waitForFunction((n) => Number(document.body.dataset.updates || 0) > n, before);
 }
 
 // The native CLI's answer to a request (docs/api.md).

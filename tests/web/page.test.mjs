@@ -1,17 +1,18 @@
-// End to end in headless Chromium: the page and the embed element against the native CLI.
+// End to end in headless Chromium: the page (served from 127.0.0.1) and the embed element against
+// the native CLI (`paleo api`).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { serve, launch, dist, root, cliApi, assertClose } from './helpers.mjs';
+import { serve, launch, dist, root, cliApi, assertClose, newPage, afterUpdate, requested } from './helpers.mjs';
 
 let server, browser;
-const requests = [];
+const artifacts = join(root, 'test-artifacts');
 
 before(async () => {
-  mkdirSync(join(root, 'test-artifacts'), { recursive: true });
+  mkdirSync(artifacts, { recursive: true });
   server = await serve(dist);
   browser = await launch();
 });
@@ -20,96 +21,192 @@ after(async () => {
   await server?.close();
 });
 
-// The page's own formatting of milliseconds (web/src/format.js).
+// The page's formatting of milliseconds (web/src/format.js).
 const ms = (v) => (v === 0 ? '0' : Math.abs(v) >= 100 ? v.toFixed(1) : Math.abs(v) >= 1 ? v.toFixed(3) : v.toPrecision(3));
 
-async function open(hash = '') {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  page.on('request', (r) => requests.push(r.url()));
-  const dialogs = [];
-  page.on('dialog', async (d) => { dialogs.push(d.message()); await d.dismiss(); });
-  page.dialogs = dialogs;
+async function open(hash = '', options = {}) {
+  const page = await newPage(browser, options);
   await page.goto(server.url + '/' + hash);
   await page.waitForSelector('body[data-ready=true]');
   return page;
 }
+
+const result = (page) => page.evaluate(() => window.paleoResult);
 
 async function card(page, label) {
   const exact = page.locator('.label', { hasText: new RegExp(`^${label}$`) });
   return page.locator('.card').filter({ has: exact }).locator('.value').textContent();
 }
 
-// Waits until the page has re-estimated after an input change.
-async function settle(page) {
-  await page.waitForTimeout(250);
-}
+const rowCells = (row) => row.locator(':scope > *').allTextContents();
 
 test('the default page shows vgg16 on TITAN X with the CLI\'s numbers', async () => {
   const page = await open();
   assert.equal(await page.locator('#net').inputValue(), 'vgg16');
   assert.equal(await page.locator('#device').inputValue(), 'TITAN_X');
   const cli = cliApi({ command: 'estimate', net: 'vgg16', device: 'TITAN_X' });
+  assertClose((await result(page)).estimate.totals, cli.totals, 1e-12);
   assert.equal(await card(page, 'Step'), ms(cli.totals.step_ms) + ' ms');
   assert.equal(await card(page, 'Forward'), ms(cli.totals.forward_ms) + ' ms');
-  assert.equal(await page.locator('#layers tbody tr').count(), cli.layers.length);
+  assert.match(await page.locator('#context').textContent(), /VGG 16.*batch 64 on Titan X/);
+  const rows = page.locator('#layers tbody tr');
+  assert.equal(await rows.count(), cli.layers.length);
+  const conv = cli.layers[1];
+  const cells = await rowCells(rows.nth(1));
+  assert.deepEqual([cells[0], cells[2], cells[5], cells[6]],
+    [conv.name, conv.output.join('×'), ms(conv.forward.total_ms), ms(conv.backward.total_ms)]);
+  assert.equal(await page.locator('#time-chart canvas').count(), 1);
+  assert.deepEqual(page.errors, []);
   await page.close();
 });
 
 test('tensorflow profile, batch change, and the URL hash round trip', async () => {
   const page = await open();
-  await page.selectOption('#software', 'tensorflow');
-  await settle(page);
+  await afterUpdate(page, () => page.selectOption('#software', 'tensorflow'));
   const tf = cliApi({ command: 'estimate', net: 'vgg16', device: 'TITAN_X', software: 'tensorflow' });
+  assertClose((await result(page)).estimate.totals, tf.totals, 1e-12);
   assert.equal(await card(page, 'Step'), ms(tf.totals.step_ms) + ' ms');
   assert.equal(await card(page, 'Backward'), ms(tf.totals.backward_ms) + ' ms');
+  assert.equal(await page.locator('#ppp_comp').inputValue(), '0.62');
 
   const firstRowBefore = await page.locator('#layers tbody tr').nth(1).textContent();
-  await page.fill('#batch_size', '16');
-  await settle(page);
+  await afterUpdate(page, () => page.fill('#batch_size', '16'));
   const b16 = cliApi({ command: 'estimate', net: 'vgg16', device: 'TITAN_X', software: 'tensorflow', batch_size: 16 });
+  assertClose((await result(page)).estimate.totals, b16.totals, 1e-12);
   assert.equal(await card(page, 'Step'), ms(b16.totals.step_ms) + ' ms');
   assert.notEqual(await page.locator('#layers tbody tr').nth(1).textContent(), firstRowBefore);
-  assert.match(await page.locator('#net-info').textContent(), /batch 16/);
+  assert.match(await page.locator('#layers tbody tr').nth(1).textContent(), /16×224×224×64/);
 
   const url = page.url();
   assert.match(url, /#.*software=tensorflow/);
-  const again = await browser.newPage();
-  again.on('request', (r) => requests.push(r.url()));
+  assert.match(url, /batch_size=16/);
+  const again = await newPage(browser);
   await again.goto(url);
   await again.waitForSelector('body[data-ready=true]');
+  assertClose((await result(again)).estimate.totals, b16.totals, 1e-12);
   assert.equal(await card(again, 'Step'), ms(b16.totals.step_ms) + ' ms');
   assert.equal(await again.locator('#batch_size').inputValue(), '16');
+  assert.equal(await again.locator('#software').inputValue(), 'tensorflow');
   await again.close();
+
+  // A hand-written link naming only the software gets that software's PPP pair.
+  const short = await open('#software=tensorflow');
+  assertClose((await result(short)).estimate.totals, tf.totals, 1e-12);
+  assert.equal(await short.locator('#ppp_comm').inputValue(), '0.72');
+  await short.close();
   await page.close();
 });
 
 test('a broken spec shows its error next to the input, naming layer and field', async () => {
   const page = await open();
   await page.click('#spec-box summary');
-  await page.fill('#spec', '{"layers": {"data": {"parents": [], "type": "Input", "tensor": [1, 8, 8, 3]}, ' +
-    '"x": {"parents": ["data"], "type": "Convolution", "filter": [3, 3, 4, 8], "strides": [1, 1, 1, 1], "padding": "SAME"}}}');
-  await settle(page);
+  await afterUpdate(page, () => page.fill('#spec', '{"layers": {"data": {"parents": [], "type": "Input", "tensor": [1, 8, 8, 3]}, ' +
+    '"x": {"parents": ["data"], "type": "Convolution", "filter": [3, 3, 4, 8], "strides": [1, 1, 1, 1], "padding": "SAME"}}}'));
   const error = page.locator('#spec-error');
   assert.equal(await error.isVisible(), true);
-  assert.match(await error.textContent(), /Layer “x” field “filter”.*channels/);
-  await page.fill('#spec', '{"layers": ');
-  await settle(page);
+  assert.match(await error.textContent(), /Layer “x”, field “filter”: .*channels/);
+  assert.equal(await page.locator('#spec').getAttribute('aria-invalid'), 'true');
+  await afterUpdate(page, () => page.fill('#spec', '{"layers": '));
   assert.match(await error.textContent(), /malformed JSON/);
+  // Clearing the spec goes back to the preset, without an error.
+  await afterUpdate(page, () => page.click('#spec-clear'));
+  assert.equal(await error.isVisible(), false);
+  assert.equal(await page.locator('#error').isVisible(), false);
+  assert.equal((await result(page)).estimate.net.name, 'VGG 16 - FROM SLIM');
   await page.close();
 });
 
 test('a layer named like markup shows as text and runs nothing', async () => {
   const page = await open();
   const name = '<img src=x onerror=alert(1)>';
-  const spec = { layers: { data: { parents: [], type: 'Input', tensor: [4, 8, 8, 3] },
+  const spec = { name: '<b>net</b>', layers: { data: { parents: [], type: 'Input', tensor: [4, 8, 8, 3] },
     [name]: { parents: ['data'], type: 'Pooling', ksize: [1, 2, 2, 1], strides: [1, 2, 2, 1], padding: 'VALID' } } };
   await page.click('#spec-box summary');
-  await page.fill('#spec', JSON.stringify(spec));
-  await settle(page);
-  assert.equal(await page.locator('#layers tbody tr').nth(1).locator('td').first().textContent(), name);
-  assert.equal(await page.locator('#layers img').count(), 0);
+  await afterUpdate(page, () => page.fill('#spec', JSON.stringify(spec)));
+  assert.equal(await page.locator('#layers tbody tr').nth(1).locator('th').textContent(), name);
+  assert.match(await page.locator('#net-info').textContent(), /<b>net<\/b>/);
+  // The same name in an error message.
+  const broken = structuredClone(spec);
+  broken.layers[name].padding = 'WRONG';
+  await afterUpdate(page, () => page.fill('#spec', JSON.stringify(broken)));
+  assert.match(await page.locator('#spec-error').textContent(), /<img src=x onerror=alert\(1\)>/);
   await page.waitForTimeout(300);
+  assert.equal(await page.locator('img, b').count(), 0);
   assert.deepEqual(page.dialogs, []);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the layer table sorts by keyboard on its column headers', async () => {
+  const page = await open();
+  const header = page.locator('#layers thead th').nth(6);
+  await header.locator('button').focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await header.getAttribute('aria-sort'), 'descending');
+  const { estimate } = await result(page);
+  const slowest = estimate.layers.reduce((a, b) => (b.backward.total_ms > a.backward.total_ms ? b : a));
+  assert.equal(await page.locator('#layers tbody tr').first().locator('th').textContent(), slowest.name);
+  // Focus stays on the header: a second Enter reverses the order.
+  await page.keyboard.press('Enter');
+  assert.equal(await page.locator('#layers thead th').nth(6).getAttribute('aria-sort'), 'ascending');
+  assert.equal(await page.locator('#layers tbody tr').last().locator('th').textContent(), slowest.name);
+  await page.close();
+});
+
+test('configuration B on another device sits side by side with A, with the CLI\'s numbers', async () => {
+  const page = await open();
+  await afterUpdate(page, () => page.check('#compare_on'));
+  await afterUpdate(page, () => page.selectOption('#b_device', 'K80'));
+  assert.equal(await page.locator('#compare').isVisible(), true);
+  const a = cliApi({ command: 'estimate', net: 'vgg16', device: 'TITAN_X' });
+  const b = cliApi({ command: 'estimate', net: 'vgg16', device: 'K80' });
+  assertClose((await result(page)).compare.totals, b.totals, 1e-12);
+  const step = await rowCells(page.locator('#compare-table tbody tr').first());
+  assert.deepEqual(step, ['Step ms', ms(a.totals.step_ms), ms(b.totals.step_ms),
+    (b.totals.step_ms / a.totals.step_ms).toFixed(2) + '×']);
+  assert.match(page.url(), /compare_on=1.*b_device=K80/);
+  await page.close();
+});
+
+test('time to train and its cost follow the dataset, epochs and price', async () => {
+  const page = await open('#epochs=10&dataset=100000');
+  await afterUpdate(page, () => page.selectOption('#price_preset', 'aws_p5_h100_capacity_block'));
+  assert.equal(await page.locator('#price').inputValue(), '4.916');
+  assert.match(await page.locator('#price-source').textContent(), /aws\.amazon\.com/);
+  const cli = cliApi({ command: 'estimate', net: 'vgg16', device: 'TITAN_X' });
+  const steps = Math.ceil(100000 / 64) * 10;
+  const cost = steps * cli.totals.step_ms / 3.6e6 * 4.916;
+  const cells = await rowCells(page.locator('#train-table tbody tr').first());
+  assert.equal(cells[0], 'one device');
+  assert.equal(cells[6], '$' + cost.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
+  // Editing the price by hand leaves the preset.
+  await afterUpdate(page, () => page.fill('#price', '2'));
+  assert.equal(await page.locator('#price_preset').inputValue(), '');
+  await page.close();
+});
+
+test('the layer table exports as CSV and the result as JSON', async () => {
+  const page = await open('#net=alex_v2');
+  const [csvDownload] = await Promise.all([page.waitForEvent('download'),
+    page.click('#layers-h ~ button.csv')]);
+  const csv = readFileSync(await csvDownload.path(), 'utf8').trim().split('\n');
+  const cli = cliApi({ command: 'estimate', net: 'alex_v2', device: 'TITAN_X' });
+  assert.equal(csv.length, cli.layers.length + 1);
+  assert.match(csv[0], /^name,type,output,params,forward_flops,forward_ms/);
+  const conv1 = csv[1 + cli.layers.findIndex((l) => l.name === 'conv1')].split(',');
+  assert.equal(Number(conv1[5]), cli.layers.find((l) => l.name === 'conv1').forward.total_ms);
+  const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
+  const json = JSON.parse(readFileSync(await jsonDownload.path(), 'utf8'));
+  assertClose(json.estimate.totals, cli.totals, 1e-12);
+  assert.equal(json.requests.estimate.net, 'alex_v2');
+  await page.close();
+});
+
+test('the page fits a phone-width screen', async () => {
+  const page = await open('#compare_on=1&b_device=K80&cluster_on=1', { viewport: { width: 375, height: 800 } });
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 375, `page is ${width} px wide`);
+  await page.screenshot({ path: join(artifacts, 'page-phone.png') });
   await page.close();
 });
 
@@ -118,41 +215,12 @@ test('the cluster model shows every collective with and without overlap, and mem
   assert.equal(await page.locator('#cluster-section').isVisible(), true);
   const cli = cliApi({ command: 'estimate', net: 'vgg16', device: 'V100_SXM2_16GB', batch_size: 32,
     cluster: 'dgx1_v100_edr', nodes: 16, collective: 'auto', overlap: true, bucket_bytes: 25 * 1024 * 1024 });
+  assertClose((await result(page)).estimate.cluster.step_ms, cli.cluster.step_ms, 1e-12);
   assert.equal(await card(page, 'Step'), ms(cli.cluster.step_ms) + ' ms');
   assert.equal(await page.locator('#cluster-bars tbody tr').count(), cli.cluster.collectives.length);
   assert.match(await page.locator('#memory-bar').textContent(), /Memory per device/);
-  await page.screenshot({ path: join(root, 'test-artifacts', 'cluster.png'), fullPage: true });
+  await page.screenshot({ path: join(artifacts, 'cluster.png'), fullPage: true });
   await page.close();
-});
-
-test('the embed element in a blank HTML file opened from disk renders the CLI\'s totals', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'paleo-embed-'));
-  copyFileSync(join(dist, 'paleo-embed.js'), join(dir, 'paleo-embed.js'));
-  writeFileSync(join(dir, 'doc.html'), '<!doctype html><title>doc</title>\n<script src="paleo-embed.js"></script>\n' +
-    '<paleo-estimate net="alex_v2" device="K40" batch="64" workers="1,8"></paleo-estimate>\n');
-  const page = await browser.newPage();
-  page.on('request', (r) => requests.push(r.url()));
-  await page.addInitScript(() => document.addEventListener('paleo-result', (e) => { window.paleoResult = e.detail; }));
-  await page.goto(pathToFileURL(join(dir, 'doc.html')).href);
-  await page.waitForFunction(() => window.paleoResult !== undefined);
-  const detail = await page.evaluate(() => window.paleoResult);
-  const cli = cliApi({ command: 'estimate', net: 'alex_v2', device: 'K40', batch_size: 64, workers: [1, 8],
-    scaling: ['weak'], parallel: 'data' });
-  assertClose(detail.totals, cli.totals, 1e-12);
-  const text = await page.locator('paleo-estimate').evaluate((e) => e.shadowRoot.textContent);
-  assert.match(text, new RegExp(ms(cli.totals.step_ms).replace('.', '\\.')));
-  assert.equal(await page.locator('paleo-estimate').evaluate((e) => e.result.ok), true);
-  await page.close();
-});
-
-test('nothing is requested from another origin, and a screenshot is kept', async () => {
-  const page = await open('#software=tensorflow');
-  mkdirSync(join(root, 'test-artifacts'), { recursive: true });
-  await page.screenshot({ path: join(root, 'test-artifacts', 'page.png'), fullPage: false });
-  await page.close();
-  const outside = requests.filter((u) => !u.startsWith(server.url) && !u.startsWith('file://') && !u.startsWith('data:'));
-  assert.deepEqual(outside, []);
-  assert.ok(requests.length > 5);
 });
 
 test('the layer-wise search for AlexNet on 16 GPUs (4 x 4) equals the CLI\'s', async () => {
@@ -160,15 +228,53 @@ test('the layer-wise search for AlexNet on 16 GPUs (4 x 4) equals the CLI\'s', a
   assert.equal(await page.locator('#search-section').isVisible(), true);
   const cli = cliApi({ command: 'search', net: 'alex_v2', device: 'TITAN_X', profile: 'paleo2026', conv_algorithm: 'gemm',
     ppp_comp: 1, ppp_comm: 1, batch_size: 32, devices: 16, devices_per_node: 4 });
+  assertClose((await result(page)).search.step_ms, cli.step_ms, 1e-12);
   const summary = await page.locator('#search-summary').textContent();
   assert.match(summary, new RegExp(`data parallelism ${cli.speedup_over_data_parallel.toFixed(2)}×`));
   const rows = page.locator('#search-table tbody tr');
   assert.equal(await rows.count(), cli.layers.length);
   for (let i = 0; i < cli.layers.length; ++i) {
-    const cells = await rows.nth(i).locator('td').allTextContents();
+    const cells = await rowCells(rows.nth(i));
     const c = cli.layers[i].config;
     assert.deepEqual(cells.slice(0, 6), [cli.layers[i].name, cli.layers[i].type, String(c.n), String(c.c), String(c.h), String(c.w)]);
   }
-  await page.screenshot({ path: join(root, 'test-artifacts', 'search.png'), fullPage: true });
+  await page.screenshot({ path: join(artifacts, 'search.png'), fullPage: true });
   await page.close();
+});
+
+test('the embed element in a blank HTML file opened from disk renders the CLI\'s totals', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'paleo-embed-'));
+  copyFileSync(join(dist, 'paleo-embed.js'), join(dir, 'paleo-embed.js'));
+  writeFileSync(join(dir, 'doc.html'), '<!doctype html><title>doc</title>\n<script src="paleo-embed.js"></script>\n' +
+    '<paleo-estimate net="vgg16" device="TITAN_X" ppp-comp="0.62" ppp-comm="0.72" workers="1,8"></paleo-estimate>\n' +
+    '<paleo-estimate id="bad" net="no_such_net"></paleo-estimate>\n');
+  const page = await newPage(browser);
+  await page.addInitScript(() => {
+    document.addEventListener('paleo-result', (e) => { window.embedResult = e.detail; });
+    document.addEventListener('paleo-error', (e) => { window.embedError = e.detail; });
+  });
+  await page.goto(pathToFileURL(join(dir, 'doc.html')).href);
+  await page.waitForFunction(() => window.embedResult !== undefined && window.embedError !== undefined);
+  const detail = await page.evaluate(() => window.embedResult);
+  const cli = cliApi({ command: 'estimate', net: 'vgg16', device: 'TITAN_X', software: 'tensorflow', workers: [1, 8],
+    scaling: ['weak'], parallel: 'data' });
+  assertClose(detail, cli, 1e-12);
+  const element = page.locator('paleo-estimate').first();
+  const text = await element.evaluate((e) => e.shadowRoot.textContent);
+  assert.ok(text.includes(ms(cli.totals.step_ms) + ' ms'), text);
+  assert.ok(text.includes(ms(cli.totals.forward_ms) + ' ms'), text);
+  assertClose(await element.evaluate((e) => e.result.totals), cli.totals, 1e-12);
+  assert.match(await page.evaluate(() => window.embedError), /no_such_net/);
+  assert.match(await page.locator('#bad').evaluate((e) => e.shadowRoot.textContent), /no_such_net/);
+  await page.close();
+});
+
+test('nothing is requested from another origin, and a screenshot is kept', async () => {
+  const page = await open();
+  await page.screenshot({ path: join(artifacts, 'page.png') });
+  await page.close();
+  const outside = requested.filter((u) => !u.startsWith(server.url + '/') && !u.startsWith('file://') &&
+    !u.startsWith('data:') && !u.startsWith('blob:'));
+  assert.deepEqual(outside, []);
+  assert.ok(requested.length > 20, `only ${requested.length} requests recorded`);
 });

@@ -2,25 +2,28 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { root, cliApi, assertClose } from './helpers.mjs';
+import { singleFileModule, cliApi, assertClose } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
-const createPaleo = require(join(root, 'build', 'wasm', 'wasm', 'paleo-single.js'));
+const createPaleo = require(singleFileModule);
 const paleo = await createPaleo();
 const call = (request) => JSON.parse(paleo.handle(JSON.stringify(request)));
 
 const nets = call({ command: 'presets' }).nets.map((n) => n.key);
 
-test('the module lists the built-in presets', () => {
+test('the module lists the built-in presets and its version as the CLI does', () => {
   assert.ok(nets.includes('vgg16') && nets.includes('inception_v3'));
-  assert.equal(call({ command: 'version' }).version, cliApi({ command: 'version' }).version);
+  assertClose(call({ command: 'presets' }), cliApi({ command: 'presets' }), 0);
+  assert.deepEqual(call({ command: 'version' }), cliApi({ command: 'version' }));
+  assert.equal(paleo.version(), cliApi({ command: 'version' }).version);
 });
 
 for (const net of nets) {
-  test(`estimate and simulate of ${net} equal the native CLI to 1e-12`, () => {
+  test(`estimate, layers, simulate and summary of ${net} equal the native CLI to 1e-12`, () => {
     for (const request of [
       { command: 'estimate', net, device: 'TITAN_X', conv_algorithm: 'auto' },
+      { command: 'estimate', net, device: 'TITAN_X', software: 'tensorflow', workers: [1, 4, 32], scaling: ['strong'] },
+      { command: 'summary', net },
       { command: 'layers', net, device: 'K40', profile: 'paleo2017', software: 'tensorflow' },
       { command: 'simulate', net, device: 'K80', network: 'ethernet20', workers: [1, 2, 8, 64], scaling: ['weak', 'strong'] },
     ]) {

@@ -1,32 +1,64 @@
-// <paleo-estimate>: a compact Paleo result inside any page. Appended to the single-file
-// WebAssembly build, which defines createPaleo; the module loads once for all elements.
+// <paleo-estimate>: a compact Paleo result inside any page. web/build.mjs appends this to the
+// single-file WebAssembly build (which defines createPaleo) and wraps both in one function, so
+// the script adds nothing to the page's globals but the element. The module loads once for all
+// elements on the page.
+/* global createPaleo */
 (function () {
   'use strict';
   let modulePromise = null;
-  const load = () => (modulePromise ??= createPaleo());  // eslint-disable-line no-undef
+  const load = () => (modulePromise ??= createPaleo());
 
-  const STYLE = `:host{display:block;font:14px/1.4 system-ui,sans-serif;border:1px solid #d8dee4;border-radius:8px;
-    padding:.5rem .75rem;max-width:36rem}table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
-    td,th{padding:.2rem .4rem;border-bottom:1px solid #d8dee4;text-align:left}td.n{text-align:right}
-    .e{color:#b42318}.t{font-weight:600;margin-bottom:.3rem}
-    @media (prefers-color-scheme:dark){:host{border-color:#30363d}td,th{border-color:#30363d}.e{color:#f87171}}`;
+  const ATTRIBUTES = ['net', 'device', 'network', 'batch', 'workers', 'scaling', 'ppp-comp', 'ppp-comm', 'parallel', 'profile'];
+  const SCHEMES = ['OneToAll', 'TreeAllReduce', 'ButterflyAllReduce', 'ButterflyMixing'];
 
-  const fmt = (v) => (Math.abs(v) >= 100 ? v.toFixed(1) : Math.abs(v) >= 1 ? v.toFixed(3) : v.toPrecision(3));
+  const STYLE = `
+    :host { display: block; max-width: 34rem; margin: 1rem 0; padding: .6rem .8rem; border: 1px solid rgba(127, 127, 127, .4);
+      border-radius: 8px; font: 14px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+    :host([hidden]) { display: none; }
+    .title { font-weight: 600; margin-bottom: .15rem; }
+    .sub { font-size: .8rem; opacity: .75; margin-bottom: .4rem; }
+    table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; font-size: .88rem; }
+    th, td { padding: .22rem .4rem; border-top: 1px solid rgba(127, 127, 127, .3); text-align: left; font-weight: 400; }
+    td { text-align: right; white-space: nowrap; }
+    td.scheme { text-align: left; opacity: .75; font-size: .8rem; }
+    tr.step th, tr.step td:first-of-type { font-weight: 600; }
+    .error { color: #b42318; }
+    /* Colours follow the host page (currentColor); borders are a grey that reads on light and dark. */
+    @media (prefers-color-scheme: dark) { .error { color: #e5534b; } }`;
+
+  const fmt = (v) => (v === 0 ? '0' : Math.abs(v) >= 100 ? v.toFixed(1) : Math.abs(v) >= 1 ? v.toFixed(3) : v.toPrecision(3));
+
+  function node(tag, text, cls) {
+    const n = document.createElement(tag);
+    if (text != null) n.textContent = text;
+    if (cls) n.className = cls;
+    return n;
+  }
 
   class PaleoEstimate extends HTMLElement {
-    static get observedAttributes() {
-      return ['net', 'device', 'network', 'batch', 'workers', 'scaling', 'ppp-comp', 'ppp-comm', 'parallel', 'profile'];
-    }
+    static get observedAttributes() { return ATTRIBUTES; }
 
     constructor() {
       super();
       this.attachShadow({ mode: 'open' });
       this.result = null;
+      this.pending = false;
     }
 
-    connectedCallback() { this.render(); }
-    attributeChangedCallback() { if (this.isConnected) this.render(); }
+    connectedCallback() { this.schedule(); }
+    attributeChangedCallback() { if (this.isConnected) this.schedule(); }
 
+    // Several attribute changes in one task give one estimate.
+    schedule() {
+      if (this.pending) return;
+      this.pending = true;
+      queueMicrotask(() => {
+        this.pending = false;
+        this.render();
+      });
+    }
+
+    // The request document of docs/api.md for the attributes.
     request() {
       const a = (name) => this.getAttribute(name);
       const r = { command: 'estimate', net: a('net') || 'vgg16' };
@@ -37,7 +69,7 @@
       if (a('ppp-comp')) r.ppp_comp = Number(a('ppp-comp'));
       if (a('ppp-comm')) r.ppp_comm = Number(a('ppp-comm'));
       if (a('workers')) {
-        r.workers = a('workers').split(',').map(Number);
+        r.workers = a('workers').split(/[\s,]+/).filter(Boolean).map(Number);
         r.scaling = [a('scaling') || 'weak'];
         r.parallel = a('parallel') || 'data';
       }
@@ -45,48 +77,55 @@
     }
 
     async render() {
-      const root = this.shadowRoot;
-      const el = (tag, text, cls) => {
-        const n = document.createElement(tag);
-        if (text != null) n.textContent = text;
-        if (cls) n.className = cls;
-        return n;
-      };
       let response;
       try {
         const paleo = await load();
         response = JSON.parse(paleo.handle(JSON.stringify(this.request())));
       } catch (e) {
-        response = { ok: false, error: { message: String(e && e.message || e) } };
-      }
-      const style = el('style', STYLE);
-      if (!response.ok) {
-        this.result = response;
-        root.replaceChildren(style, el('div', 'Paleo: ' + response.error.message, 'e'));
-        this.dispatchEvent(new CustomEvent('paleo-error', { detail: response.error.message, bubbles: true }));
-        return;
+        response = { ok: false, error: { message: String((e && e.message) || e), layer: '', field: '' } };
       }
       this.result = response;
+      const style = node('style', STYLE);
+      if (!response.ok) {
+        this.shadowRoot.replaceChildren(style, node('div', 'Paleo: ' + response.error.message, 'error'));
+        this.dispatchEvent(new CustomEvent('paleo-error', { detail: response.error.message, bubbles: true, composed: true }));
+        return;
+      }
       const t = response.totals;
-      const rows = [['Forward', t.forward_ms], ['Backward', t.backward_ms], ['Update', t.update_ms], ['Step', t.step_ms]];
-      const table = el('table');
-      for (const [name, value] of rows) {
-        const tr = el('tr');
-        tr.append(el('th', name), el('td', fmt(value) + ' ms', 'n'));
+      const table = node('table');
+      const row = (label, value, scheme, cls) => {
+        const tr = node('tr', null, cls);
+        tr.append(node('th', label), node('td', value));
+        if (scheme !== undefined) tr.append(node('td', scheme, 'scheme'));
         table.append(tr);
-      }
+      };
       const sim = response.simulation;
-      if (sim && sim.parallel === 'data') {
-        for (const row of sim.scaling[0].rows) {
-          const tr = el('tr');
-          tr.append(el('th', `${row.workers} workers (Tree)`),
-            el('td', fmt(row.time_comp_ms + row.comm_ms.TreeAllReduce) + ' ms', 'n'));
-          table.append(tr);
+      const withScheme = Boolean(sim && sim.parallel === 'data');
+      const blank = withScheme ? '' : undefined;
+      row('Forward', fmt(t.forward_ms) + ' ms', blank);
+      row('Backward', fmt(t.backward_ms) + ' ms', blank);
+      row('Update', fmt(t.update_ms) + ' ms', blank);
+      row('Step, one device', fmt(t.step_ms) + ' ms', blank, 'step');
+      row('Throughput', Math.round(response.net.batch_size / t.step_ms * 1e3).toLocaleString('en-US') + ' samples/s', blank);
+      if (withScheme) {
+        // Time per iteration with the fastest of the original's communication schemes.
+        for (const r of sim.scaling[0].rows) {
+          const best = SCHEMES.reduce((x, y) => (r.comm_ms[y] < r.comm_ms[x] ? y : x));
+          row(`${r.workers} ${r.workers === 1 ? 'worker' : 'workers'}, ${sim.scaling[0].scaling}`,
+            fmt(r.time_comp_ms + r.comm_ms[best]) + ' ms', r.workers === 1 ? '' : best);
         }
+      } else if (sim && sim.parallel === 'model') {
+        row('Model parallel, forward', `${fmt(sim.forward.lower_ms)} – ${fmt(sim.forward.upper_ms)} ms`);
+        row('Model parallel, backward', `${fmt(sim.backward.lower_ms)} – ${fmt(sim.backward.upper_ms)} ms`);
+      } else if (sim && sim.parallel === 'hybrid') {
+        row('Hybrid iteration', fmt(sim.iteration_ms) + ' ms');
       }
-      const title = el('div', `${response.net.name} on ${response.device.name}, batch ${response.net.batch_size}`, 't');
-      root.replaceChildren(style, title, table);
-      this.dispatchEvent(new CustomEvent('paleo-result', { detail: response, bubbles: true }));
+      this.shadowRoot.replaceChildren(style,
+        node('div', response.net.name, 'title'),
+        node('div', `batch ${response.net.batch_size} on ${response.device.name}, ${response.network.name}, ` +
+          `PPP ${response.ppp_comp} / ${response.ppp_comm} · Paleo`, 'sub'),
+        table);
+      this.dispatchEvent(new CustomEvent('paleo-result', { detail: response, bubbles: true, composed: true }));
     }
   }
 

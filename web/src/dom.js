@@ -2,22 +2,44 @@
 export function el(tag, props = {}, children = []) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(props)) {
+    if (value == null) continue;
     if (key === 'text') node.textContent = value;
     else if (key === 'class') node.className = value;
-    else if (key === 'style') node.setAttribute('style', value);
     else node.setAttribute(key, value);
   }
   for (const child of [].concat(children)) if (child != null) node.append(child);
   return node;
 }
 
-export function table(headers, rows, { numeric = [] } = {}) {
+// A table of display cells (strings or nodes); `numeric` lists the right-aligned columns.
+export function table(headers, rows, { numeric = [], caption = null } = {}) {
+  const num = new Set(numeric);
   const head = el('thead', {}, el('tr', {}, headers.map((h, i) =>
-    el('th', { scope: 'col', class: numeric.includes(i) ? 'num' : '', text: h }))));
-  const body = el('tbody', {}, rows.map((row) => el('tr', {}, row.map((cell, i) =>
-    cell instanceof Node ? el('td', { class: numeric.includes(i) ? 'num' : '' }, cell)
-                         : el('td', { class: numeric.includes(i) ? 'num' : '', text: String(cell) })))));
-  return el('table', { class: 'data' }, [head, body]);
+    el('th', { scope: 'col', class: num.has(i) ? 'num' : null, text: h }))));
+  const body = document.createElement('tbody');
+  for (const row of rows) {
+    const tr = document.createElement('tr');
+    row.forEach((cell, i) => {
+      const td = document.createElement(i === 0 ? 'th' : 'td');
+      if (i === 0) td.scope = 'row';
+      if (num.has(i)) td.className = 'num';
+      if (cell instanceof Node) td.append(cell);
+      else td.textContent = String(cell);
+      tr.append(td);
+    });
+    body.append(tr);
+  }
+  return el('table', { class: 'data' }, [caption ? el('caption', { text: caption }) : null, head, body]);
+}
+
+export function csv(headers, rows) {
+  const quote = (v) => {
+    let s = v == null ? '' : String(v);
+    // A text cell that a spreadsheet would read as a formula (a layer named "=1+1") stays text.
+    if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = "'" + s;
+    return /[",\n\r]/.test(s) ? '"' + s.replaceAll('"', '""') + '"' : s;
+  };
+  return [headers, ...rows].map((r) => r.map(quote).join(',')).join('\n') + '\n';
 }
 
 export function download(name, type, text) {

@@ -1,4 +1,5 @@
-// Number formatting for tables and cards.
+// Number formatting for tables and cards. Milliseconds keep four or five significant digits
+// (the CLI's tables show the same), counts use SI prefixes, sizes binary prefixes.
 export function ms(v) {
   if (!Number.isFinite(v)) return '–';
   if (v === 0) return '0';
@@ -12,6 +13,10 @@ export function count(v) {
   const units = [[1e15, 'P'], [1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
   for (const [scale, suffix] of units) if (Math.abs(v) >= scale) return (v / scale).toFixed(2) + ' ' + suffix;
   return String(Math.round(v));
+}
+
+export function integer(v) {
+  return Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : '–';
 }
 
 export function bytes(v) {
@@ -31,7 +36,12 @@ export function duration(msValue) {
 }
 
 export function money(v) {
-  return Number.isFinite(v) ? '$' + v.toLocaleString('en-US', { maximumFractionDigits: 2, minimumFractionDigits: 2 }) : '–';
+  if (!Number.isFinite(v)) return '–';
+  return '$' + v.toLocaleString('en-US', { maximumFractionDigits: 2, minimumFractionDigits: 2 });
+}
+
+export function ratio(v) {
+  return Number.isFinite(v) ? v.toFixed(2) + '×' : '–';
 }
 
 export function shape(s) {

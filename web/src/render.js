@@ -1,36 +1,151 @@
-// Rendering of responses: cards, the layer table, scaling, time and cost, cluster, comparison.
+// Rendering of responses: the configuration line, cards, time and cost, the comparison, scaling,
+// the layer table, cluster and search. Each table renderer returns its data for CSV export.
 import { el, table } from './dom.js';
-import { bytes, count, duration, money, ms, shape } from './format.js';
+import { bytes, count, duration, integer, money, ms, ratio, shape } from './format.js';
 import { lineChart } from './charts.js';
 
-export function cards(container, estimate, state) {
-  const t = estimate.totals;
-  const step = estimate.cluster ? estimate.cluster.step_ms : t.step_ms;
-  const samples = estimate.cluster ? estimate.cluster.global_batch : estimate.net.batch_size;
+export { duration, money };
+
+export const SCHEMES = ['OneToAll', 'TreeAllReduce', 'ButterflyAllReduce', 'ButterflyMixing'];
+
+const stepOf = (e) => (e.cluster ? e.cluster.step_ms : e.totals.step_ms);
+const samplesOf = (e) => (e.cluster ? e.cluster.global_batch : e.net.batch_size);
+
+export function describe(e) {
+  return `${e.net.name}, batch ${e.net.batch_size} on ${e.device.name} (${integer(e.device.peak_gflops)} GFLOP/s, ` +
+    `${e.device.mem_bandwidth_gb_per_s} GB/s), ${e.network.name} (${e.network.bandwidth_gbit_per_s} Gb/s), ` +
+    `PPP ${e.ppp_comp} / ${e.ppp_comm}, profile ${e.profile}`;
+}
+
+export function cards(container, e, state) {
+  const t = e.totals;
+  const step = stepOf(e);
+  const samples = samplesOf(e);
   const items = [
-    ['Step', ms(step) + ' ms', estimate.cluster ? 'cluster, ' + estimate.cluster.chosen.algorithm : 'one device'],
-    ['Forward', ms(t.forward_ms) + ' ms', 'compute ' + ms(t.forward_comp_ms) + ' / memory ' + ms(t.forward_comm_ms)],
-    ['Backward', ms(t.backward_ms) + ' ms', 'compute ' + ms(t.backward_comp_ms) + ' / memory ' + ms(t.backward_comm_ms)],
-    ['Update', ms(t.update_ms) + ' ms', state.optimizer],
-    ['Throughput', count(samples / step * 1e3) + ' samples/s', 'batch ' + samples],
-    ['Parameters', count(t.params), bytes(t.params_bytes)],
-    ['Forward work', count(t.forward_flops) + 'FLOP', 'activations ' + bytes(t.activation_bytes)],
+    ['Step', ms(step), 'ms', e.cluster ? `${e.cluster.cluster.devices} devices, ${e.cluster.chosen.algorithm}` : 'one device'],
+    ['Throughput', count(samples / step * 1e3), 'samples/s', 'batch ' + integer(samples)],
+    ['Forward', ms(t.forward_ms), 'ms', `compute ${ms(t.forward_comp_ms)}, memory ${ms(t.forward_comm_ms)}`],
+    ['Backward', ms(t.backward_ms), 'ms', `compute ${ms(t.backward_comp_ms)}, memory ${ms(t.backward_comm_ms)}`],
+    ['Update', ms(t.update_ms), 'ms', state.optimizer],
+    ['Parameters', count(t.params), '', bytes(t.params_bytes)],
+    ['Forward work', count(t.forward_flops) + 'FLOP', '', 'activations ' + bytes(t.activation_bytes)],
   ];
-  container.replaceChildren(...items.map(([label, value, note]) =>
-    el('div', { class: 'card' }, [el('div', { class: 'label', text: label }), el('div', { class: 'value', text: value }),
+  container.replaceChildren(...items.map(([label, value, unit, note]) =>
+    el('div', { class: 'card' }, [el('div', { class: 'label', text: label }),
+      el('div', { class: 'value' }, [value, unit ? el('span', { class: 'unit', text: ' ' + unit }) : null]),
       el('div', { class: 'note', text: note })])));
 }
 
+// Time to train and its cost: one device, each worker count of the data-parallel simulation
+// (with its fastest scheme), and the cluster when the cluster model is on.
+export function trainPlan(e, state) {
+  const plan = [{ setup: 'one device', workers: 1, scheme: '', samples: e.net.batch_size, step_ms: e.totals.step_ms }];
+  const sim = e.simulation;
+  if (sim && sim.parallel === 'data') {
+    for (const row of sim.scaling[0].rows) {
+      if (row.workers === 1) continue;
+      const scheme = SCHEMES.reduce((a, b) => (row.comm_ms[b] < row.comm_ms[a] ? b : a));
+      plan.push({ setup: `${row.workers} workers`, workers: row.workers, scheme, samples: row.batch_size,
+        step_ms: row.time_comp_ms + row.comm_ms[scheme] });
+    }
+  }
+  if (e.cluster) {
+    const c = e.cluster;
+    plan.push({ setup: `cluster ${c.cluster.nodes}×${c.cluster.devices_per_node}`, workers: c.cluster.devices,
+      scheme: c.chosen.algorithm, samples: c.global_batch, step_ms: c.step_ms });
+  }
+  for (const p of plan) {
+    p.steps = Math.ceil(state.dataset / p.samples) * state.epochs;
+    p.time_ms = p.steps * p.step_ms;
+    p.device_hours = p.time_ms / 3.6e6 * p.workers;
+    p.cost = p.device_hours * state.price;
+  }
+  return plan;
+}
+
+export function training(nodes, e, state) {
+  const plan = trainPlan(e, state);
+  const one = plan[0];
+  const fastest = plan.reduce((a, b) => (b.time_ms < a.time_ms ? b : a));
+  nodes.summary.replaceChildren(
+    `${state.epochs} epochs of ${integer(state.dataset)} samples on one ${e.device.name}: `,
+    el('strong', { text: duration(one.time_ms) }), ', ', el('strong', { text: money(one.cost) }),
+    ` at ${money(state.price)} per device-hour.`,
+    fastest !== one ? ` Fastest here: ${fastest.setup} (${fastest.scheme}), ${duration(fastest.time_ms)} for ` +
+      `${money(fastest.cost)}.` : '');
+  nodes.table.replaceChildren(table(['Setup', 'All-reduce', 'Samples per step', 'Step ms', 'Time to train', 'Device-hours',
+    'Cost'], plan.map((p) => [p.setup, p.scheme || '–', integer(p.samples), ms(p.step_ms), duration(p.time_ms),
+    integer(p.device_hours), money(p.cost)]), { numeric: [2, 3, 4, 5, 6] }));
+  return { headers: ['setup', 'workers', 'scheme', 'samples_per_step', 'step_ms', 'steps', 'time_ms', 'device_hours',
+    'cost_usd'], rows: plan.map((p) => [p.setup, p.workers, p.scheme, p.samples, p.step_ms, p.steps, p.time_ms,
+    p.device_hours, p.cost]) };
+}
+
+export function compare(nodes, a, b, state) {
+  const one = (e) => trainPlan(e, state)[0];
+  const metrics = [
+    ['Step ms', (e) => e.totals.step_ms, ms], ['Forward ms', (e) => e.totals.forward_ms, ms],
+    ['Backward ms', (e) => e.totals.backward_ms, ms], ['Update ms', (e) => e.totals.update_ms, ms],
+    ['Throughput samples/s', (e) => e.net.batch_size / e.totals.step_ms * 1e3, count],
+    ['Time to train, one device', (e) => one(e).time_ms, duration], ['Cost, one device', (e) => one(e).cost, money],
+  ];
+  nodes.table.replaceChildren(table(['', `A: ${a.device.name}`, `B: ${b.device.name}`, 'B / A'],
+    metrics.map(([name, get, fmt]) => [name, fmt(get(a)), fmt(get(b)), ratio(get(b) / get(a))]), { numeric: [1, 2, 3] }));
+  nodes.summary.replaceChildren(el('li', { text: 'A: ' + describe(a) }), el('li', { text: 'B: ' + describe(b) }));
+  return { headers: ['metric', 'a', 'b', 'b_over_a'], rows: metrics.map(([name, get]) => [name, get(a), get(b), get(b) / get(a)]) };
+}
+
+export function scaling(sim, nodes) {
+  if (!sim) {
+    lineChart(nodes.time, { xs: [], series: [] });
+    lineChart(nodes.speedup, { xs: [], series: [] });
+    nodes.table.replaceChildren(el('p', { class: 'muted', text: 'Enter worker counts (for example 1,2,4,8) to see the scaling.' }));
+    return null;
+  }
+  if (sim.parallel === 'data') {
+    const { scaling: kind, rows } = sim.scaling[0];
+    const xs = rows.map((r) => r.workers);
+    lineChart(nodes.time, { title: 'Time per iteration (ms)', xLabel: 'workers', yLabel: 'ms', xs, logY: true,
+      series: SCHEMES.map((s) => ({ label: s, values: rows.map((r) => r.time_comp_ms + r.comm_ms[s]) })) });
+    lineChart(nodes.speedup, { title: `Speed-up (${kind} scaling)`, xLabel: 'workers', yLabel: '×', xs,
+      series: SCHEMES.map((s) => ({ label: s, values: rows.map((r) => r.speedup[s]) })) });
+    nodes.table.replaceChildren(table(['Workers', 'Batch', 'Compute ms', ...SCHEMES.map((s) => s + ' ms')],
+      rows.map((r) => [r.workers, integer(r.batch_size), ms(r.time_comp_ms),
+        ...SCHEMES.map((s) => ms(r.time_comp_ms + r.comm_ms[s]))]), { numeric: [0, 1, 2, 3, 4, 5, 6] }),
+    el('p', { class: 'muted', text: 'Scheme columns: time per iteration (compute + communication), ' +
+      `${kind} scaling (${kind === 'weak' ? 'batch per worker' : 'global batch'}).` }));
+    return { headers: ['workers', 'batch_size', 'time_comp_ms', ...SCHEMES.map((s) => `comm_ms_${s}`),
+      ...SCHEMES.map((s) => `speedup_${s}`)],
+    rows: rows.map((r) => [r.workers, r.batch_size, r.time_comp_ms, ...SCHEMES.map((s) => r.comm_ms[s]),
+      ...SCHEMES.map((s) => r.speedup[s])]) };
+  }
+  lineChart(nodes.time, { xs: [], series: [] });
+  lineChart(nodes.speedup, { xs: [], series: [] });
+  if (sim.parallel === 'model') {
+    const rows = [['Forward', sim.forward.lower_ms, sim.forward.upper_ms], ['Backward', sim.backward.lower_ms, sim.backward.upper_ms]];
+    nodes.table.replaceChildren(table(['Pass', 'Lower bound ms', 'Upper bound ms'],
+      rows.map(([p, lo, hi]) => [p, ms(lo), ms(hi)]), { numeric: [1, 2] }));
+    return { headers: ['pass', 'lower_ms', 'upper_ms'], rows };
+  }
+  const headers = ['part', 'workers', 'batch_size', 'fwd_time_ms', 'bwd_time_ms', 'apply_time_ms', 'sync_time_ms'];
+  nodes.table.replaceChildren(table(['Part', 'Workers', 'Batch', 'Forward ms', 'Backward ms', 'Apply ms', 'Sync ms'],
+    sim.rows.map((r) => [r.part, r.workers, r.batch_size, ms(r.fwd_time_ms), ms(r.bwd_time_ms),
+      ms(r.apply_time_ms), ms(r.sync_time_ms)]), { numeric: [1, 2, 3, 4, 5, 6] }),
+  el('p', { class: 'muted', text: 'Iteration: ' + ms(sim.iteration_ms) + ' ms' }));
+  return { headers, rows: sim.rows.map((r) => headers.map((h) => r[h])) };
+}
+
+// Display name, sort key, numeric.
 const LAYER_COLUMNS = [
-  ['Layer', (l) => l.name, false], ['Type', (l) => l.type, false], ['Output', (l) => shape(l.output), false],
+  ['Layer', (l) => l.name, false], ['Type', (l) => l.type, false], ['Output', (l) => l.output.reduce((a, b) => a * b, 1), false],
   ['Params', (l) => l.params, true], ['Fwd FLOPs', (l) => l.forward.flops, true],
   ['Forward ms', (l) => l.forward.total_ms, true], ['Backward ms', (l) => l.backward.total_ms, true],
   ['Share of step', (l) => l.forward.total_ms + l.backward.total_ms, true],
 ];
 
-export function layerTable(tableNode, estimate, sort, onSort) {
-  const layers = [...estimate.layers];
-  const total = layers.reduce((s, l) => s + l.forward.total_ms + l.backward.total_ms, 0) || 1;
+export function layerTable(tableNode, e, sort, onSort) {
+  const layers = e.layers.slice();
+  const step = e.totals.step_ms || 1;
   if (sort.column != null) {
     const get = LAYER_COLUMNS[sort.column][1];
     layers.sort((a, b) => {
@@ -40,73 +155,45 @@ export function layerTable(tableNode, estimate, sort, onSort) {
     });
   }
   const head = el('thead', {}, el('tr', {}, LAYER_COLUMNS.map(([name, , numeric], i) => {
-    const dir = sort.column === i ? (sort.descending ? 'descending' : 'ascending') : 'none';
-    const button = el('button', { type: 'button', class: 'sort', text: name });
+    const dir = sort.column === i ? (sort.descending ? 'descending' : 'ascending') : null;
+    const button = el('button', { type: 'button', class: 'sort', text: name,
+      title: `Sort by ${name.toLowerCase()}` });
     button.addEventListener('click', () => onSort(i));
-    return el('th', { scope: 'col', class: numeric ? 'num' : '', 'aria-sort': dir }, button);
+    return el('th', { scope: 'col', class: numeric ? 'num' : null, 'aria-sort': dir }, button);
   })));
-  const body = el('tbody', {}, layers.map((l) => {
-    const share = (l.forward.total_ms + l.backward.total_ms) / total;
-    const bar = el('div', { class: 'bar' }, [el('span', { style: `width:${(share * 100).toFixed(2)}%` }),
-      el('em', { text: (share * 100).toFixed(1) + '%' })]);
-    return el('tr', {}, [el('td', { text: l.name }), el('td', { text: l.type }), el('td', { text: shape(l.output) }),
-      el('td', { class: 'num', text: count(l.params) }), el('td', { class: 'num', text: count(l.forward.flops) }),
-      el('td', { class: 'num', text: ms(l.forward.total_ms) }), el('td', { class: 'num', text: ms(l.backward.total_ms) }),
-      el('td', {}, bar)]);
-  }));
+  const body = document.createElement('tbody');
+  for (const l of layers) {
+    const share = (l.forward.total_ms + l.backward.total_ms) / step;
+    const tr = document.createElement('tr');
+    const name = document.createElement('th');
+    name.scope = 'row';
+    name.textContent = l.name;
+    tr.append(name);
+    for (const [text, numeric] of [[l.type, false], [shape(l.output), false], [count(l.params), true],
+      [count(l.forward.flops), true], [ms(l.forward.total_ms), true], [ms(l.backward.total_ms), true]]) {
+      const td = document.createElement('td');
+      if (numeric) td.className = 'num';
+      td.textContent = text;
+      tr.append(td);
+    }
+    const td = document.createElement('td');
+    td.className = 'share';
+    const bar = document.createElement('span');
+    bar.className = 'bar';
+    bar.style.width = (share * 100).toFixed(2) + '%';
+    const label = document.createElement('span');
+    label.className = 'pct';
+    label.textContent = (share * 100).toFixed(1) + '%';
+    td.append(bar, label);
+    tr.append(td);
+    body.append(tr);
+  }
   tableNode.replaceChildren(head, body);
-}
-
-const SCHEMES = ['OneToAll', 'TreeAllReduce', 'ButterflyAllReduce', 'ButterflyMixing'];
-
-export function scaling(simulate, nodes) {
-  if (simulate.parallel === 'data') {
-    const rows = simulate.scaling[0].rows;
-    const xs = rows.map((r) => r.workers);
-    lineChart(nodes.time, { title: 'Time per iteration (ms)', xLabel: 'workers', yLabel: 'ms', xs,
-      series: SCHEMES.map((s) => ({ label: s, values: rows.map((r) => r.time_comp_ms + r.comm_ms[s]) })) });
-    lineChart(nodes.speedup, { title: 'Speed-up', xLabel: 'workers', yLabel: 'x', xs,
-      series: SCHEMES.map((s) => ({ label: s, values: rows.map((r) => r.speedup[s]) })) });
-    nodes.table.replaceChildren(table(['Workers', 'Batch', 'Compute ms', ...SCHEMES.map((s) => s + ' ms')],
-      rows.map((r) => [r.workers, r.batch_size, ms(r.time_comp_ms), ...SCHEMES.map((s) => ms(r.comm_ms[s]))]),
-      { numeric: [0, 1, 2, 3, 4, 5, 6] }));
-    return;
-  }
-  lineChart(nodes.time, { xs: [], series: [] });
-  lineChart(nodes.speedup, { xs: [], series: [] });
-  if (simulate.parallel === 'model') {
-    nodes.table.replaceChildren(table(['Pass', 'Lower bound ms', 'Upper bound ms'],
-      [['Forward', ms(simulate.forward.lower_ms), ms(simulate.forward.upper_ms)],
-       ['Backward', ms(simulate.backward.lower_ms), ms(simulate.backward.upper_ms)]], { numeric: [1, 2] }));
-  } else {
-    nodes.table.replaceChildren(table(['Part', 'Workers', 'Batch', 'Fwd ms', 'Bwd ms', 'Apply ms', 'Sync ms'],
-      simulate.rows.map((r) => [r.part, r.workers, r.batch_size, ms(r.fwd_time_ms), ms(r.bwd_time_ms),
-        ms(r.apply_time_ms), ms(r.sync_time_ms)]), { numeric: [1, 2, 3, 4, 5, 6] }),
-      el('p', { class: 'muted', text: 'Iteration: ' + ms(simulate.iteration_ms) + ' ms' }));
-  }
-}
-
-export function cost(container, estimate, state) {
-  const step = estimate.cluster ? estimate.cluster.step_ms : estimate.totals.step_ms;
-  const perStep = estimate.cluster ? estimate.cluster.global_batch : estimate.net.batch_size;
-  const devices = estimate.cluster ? estimate.cluster.cluster.devices : 1;
-  const steps = Math.ceil(state.dataset / perStep) * state.epochs;
-  const total = steps * step;
-  const dollars = total / 3.6e6 * devices * state.price;
-  container.replaceChildren(table(['Steps', 'Time to train', 'Devices', 'Cost'],
-    [[count(steps), duration(total), devices, money(dollars)]], { numeric: [0, 1, 2, 3] }),
-  el('p', { class: 'muted', text: `${state.epochs} epochs of ${state.dataset.toLocaleString('en-US')} samples at ` +
-    `${perStep} samples per step, ${money(state.price)} per device-hour.` }));
-}
-
-export function compare(container, a, b) {
-  const rows = [['Forward ms', (e) => ms(e.totals.forward_ms)], ['Backward ms', (e) => ms(e.totals.backward_ms)],
-    ['Update ms', (e) => ms(e.totals.update_ms)], ['Step ms', (e) => ms(e.totals.step_ms)],
-    ['Samples/s', (e) => count(e.net.batch_size / e.totals.step_ms * 1e3)]];
-  container.replaceChildren(table(['', a.device.name, b.device.name, 'Ratio'],
-    rows.map(([name, f]) => [name, f(a), f(b), name === 'Samples/s'
-      ? (a.totals.step_ms / b.totals.step_ms).toFixed(2) + '×' : (b.totals.step_ms / a.totals.step_ms).toFixed(2) + '×']),
-    { numeric: [1, 2, 3] }));
+  return { headers: ['name', 'type', 'output', 'params', 'forward_flops', 'forward_ms', 'backward_data_ms',
+    'backward_filter_ms', 'backward_ms', 'share_of_step'],
+  rows: e.layers.map((l) => [l.name, l.type, l.output.join('x'), l.params, l.forward.flops, l.forward.total_ms,
+    l.backward_data.total_ms, l.backward_filter.total_ms, l.backward.total_ms,
+    (l.forward.total_ms + l.backward.total_ms) / step]) };
 }
 
 export function cluster(nodes, c) {
@@ -116,30 +203,36 @@ export function cluster(nodes, c) {
     `${c.chosen.algorithm}, ${count(c.throughput_samples_per_s)} samples/s.` }));
   // Scaled to the slowest of the all-reduce algorithms (parameter servers, often far slower,
   // are clipped at the right edge).
-  const longest = Math.max(...c.collectives.filter((o) => !o.algorithm.includes('parameter_server'))
-    .map((o) => o.no_overlap.step_ms));
+  const allReduce = c.collectives.filter((o) => !o.algorithm.includes('parameter_server'));
+  const longest = Math.max(...(allReduce.length ? allReduce : c.collectives).map((o) => o.no_overlap.step_ms));
   const compute = c.compute.compute_ms;
   const bubble = c.pipeline ? c.pipeline.bubble_ms : 0;
-  const rows = c.collectives.map((o) => {
-    const stacked = (exposed) => el('div', { class: 'stack', title: `compute ${ms(compute - bubble)} ms, bubble ` +
-      `${ms(bubble)} ms, exposed communication ${ms(exposed)} ms` }, [
-      el('span', { class: 'compute', style: `width:${((compute - bubble) / longest * 100).toFixed(2)}%` }),
-      el('span', { class: 'bubble', style: `width:${(bubble / longest * 100).toFixed(2)}%` }),
-      el('span', { class: 'exposed', style: `width:${(exposed / longest * 100).toFixed(2)}%` })]);
-    return [o.algorithm, ms(o.comm_ms), ms(o.no_overlap.step_ms), stacked(o.no_overlap.exposed_comm_ms),
-      ms(o.overlap.step_ms), stacked(o.overlap.exposed_comm_ms)];
-  });
+  const pct = (v) => Math.min(100, Math.max(0, v / longest * 100)).toFixed(2) + '%';
+  const stacked = (exposed) => {
+    const node = el('div', { class: 'stack', title: `compute ${ms(compute - bubble)} ms, bubble ${ms(bubble)} ms, ` +
+      `exposed communication ${ms(exposed)} ms` });
+    for (const [cls, v] of [['compute', compute - bubble], ['bubble', bubble], ['exposed', exposed]]) {
+      const span = el('span', { class: cls });
+      span.style.width = pct(v);
+      node.append(span);
+    }
+    return node;
+  };
   nodes.bars.replaceChildren(el('p', { class: 'legend' }, [el('span', { class: 'key compute' }), ' compute ',
     el('span', { class: 'key bubble' }), ' pipeline bubble ', el('span', { class: 'key exposed' }), ' exposed communication']),
-  table(['All-reduce', 'Comm ms', 'Step ms (no overlap)', '', 'Step ms (overlap)', ''], rows, { numeric: [1, 2, 4] }));
+  el('div', { class: 'table-wrap' }, table(['All-reduce', 'Comm ms', 'Step ms, no overlap', '', 'Step ms, overlap', ''],
+    c.collectives.map((o) => [o.algorithm, ms(o.comm_ms), ms(o.no_overlap.step_ms), stacked(o.no_overlap.exposed_comm_ms),
+      ms(o.overlap.step_ms), stacked(o.overlap.exposed_comm_ms)]), { numeric: [1, 2, 4] })));
   const m = c.memory.reduce((a, b) => (b.total_bytes > a.total_bytes ? b : a));
-  const capacity = m.capacity_bytes || m.total_bytes;
-  const part = (cls, v, label) => el('span', { class: cls, style: `width:${(v / Math.max(capacity, m.total_bytes) * 100).toFixed(2)}%`,
-    title: `${label} ${bytes(v)}` });
-  nodes.memory.replaceChildren(el('h3', { text: 'Memory per device' + (c.memory.length > 1 ? ' (fullest stage)' : '') }),
-    el('div', { class: 'membar' + (m.fits ? '' : ' over') }, [part('w', m.weights_bytes, 'weights'),
-      part('g', m.gradients_bytes, 'gradients'), part('o', m.optimizer_bytes, 'optimizer state'),
-      part('a', m.activations_bytes, 'activations'), part('ws', m.workspace_bytes, 'workspace')]),
+  const scale = Math.max(m.capacity_bytes || 0, m.total_bytes) || 1;
+  const bar = el('div', { class: 'membar' + (m.fits ? '' : ' over') });
+  for (const [cls, v, label] of [['w', m.weights_bytes, 'weights'], ['g', m.gradients_bytes, 'gradients'],
+    ['o', m.optimizer_bytes, 'optimizer state'], ['a', m.activations_bytes, 'activations'], ['ws', m.workspace_bytes, 'workspace']]) {
+    const span = el('span', { class: cls, title: `${label} ${bytes(v)}` });
+    span.style.width = (v / scale * 100).toFixed(2) + '%';
+    bar.append(span);
+  }
+  nodes.memory.replaceChildren(el('h3', { text: 'Memory per device' + (c.memory.length > 1 ? ' (fullest stage)' : '') }), bar,
     el('p', { class: m.fits ? 'muted' : 'error', text: `${bytes(m.total_bytes)} of ` +
       `${m.capacity_bytes ? bytes(m.capacity_bytes) : 'unknown capacity'}: weights ${bytes(m.weights_bytes)}, gradients ` +
       `${bytes(m.gradients_bytes)}, optimizer ${bytes(m.optimizer_bytes)}, activations ${bytes(m.activations_bytes)}, ` +
@@ -161,7 +254,10 @@ export function search(nodes, r) {
     series: [{ label: 'layer-wise', values: r.scaling.map((p) => p.layerwise_samples_per_s) },
       { label: 'data parallel', values: r.scaling.map((p) => p.data_parallel_samples_per_s) },
       { label: 'model parallel', values: r.scaling.map((p) => p.model_parallel_samples_per_s) }] });
-  nodes.table.replaceChildren(table(['Layer', 'Type', 'n', 'c', 'h', 'w', 't_c ms', 't_s ms', 't_x in ms'],
+  const headers = ['Layer', 'Type', 'n', 'c', 'h', 'w', 't_c ms', 't_s ms', 't_x in ms'];
+  nodes.table.replaceChildren(table(headers,
     r.layers.map((l) => [l.name, l.type, l.config.n, l.config.c, l.config.h, l.config.w, ms(l.t_c_ms), ms(l.t_s_ms),
       ms(l.t_x_in_ms)]), { numeric: [2, 3, 4, 5, 6, 7, 8] }));
+  return { headers: ['name', 'type', 'n', 'c', 'h', 'w', 't_c_ms', 't_s_ms', 't_x_in_ms'],
+    rows: r.layers.map((l) => [l.name, l.type, l.config.n, l.config.c, l.config.h, l.config.w, l.t_c_ms, l.t_s_ms, l.t_x_in_ms]) };
 }
