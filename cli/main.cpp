@@ -8,7 +8,10 @@
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/request_builder.h"
+#include "cli/transformer_output.h"
+#include "cli/transformer_request.h"
 #include "core/api.h"
+#include "core/transformer/transformer_net.h"
 #include "core/version.h"
 
 namespace {
@@ -26,19 +29,28 @@ const char* const kUsage =
     "  estimate NET   layers and totals (plus scaling with --num_workers)\n"
     "  summary NET    shapes and parameters\n"
     "  search NET     layer-wise parallel strategy (--devices --per_node; OptCNN)\n"
+    "  plan NET       the fastest parallel layouts of a transformer (--devices --per_node\n"
+    "                 --global_batch --seq_len --precision)\n"
+    "  inference NET  prefill and decode of a transformer (--tp --batch_size --prompt_len\n"
+    "                 --generate_len)\n"
     "  collective     cost of one collective (--op --algorithm --workers --bytes, and --link or\n"
     "                 --bandwidth_gbps --latency_us, or --nodes --per_node --intra --inter)\n"
     "  presets        the built-in nets, devices, networks and software profiles (JSON)\n"
     "  api [FILE]     answer a JSON request (docs/api.md) from FILE or standard input\n"
     "  version\n"
-    "NET is a spec file or a preset key (e.g. vgg16, presets/nets/inception_v3.json).\n"
+    "NET is a spec file or a preset key (e.g. vgg16, presets/nets/inception_v3.json, llama3_8b), or\n"
+    "a transformer config file (compact {\"transformer\": {...}} or a Hugging Face config.json).\n"
     "options: --device_name --network_name --batch_size --num_workers --scaling --ppp_comp\n"
     "  --ppp_comm --use_only_gemm --use_pipeline --parallel data|model|hybrid --hybrid_workers\n"
     "  --software --profile --conv_algorithm --workspace_limit_bytes --fetch_bandwidth_gb_per_s\n"
     "  --separator --format table|csv|json\n"
     "cluster options (estimate): --cluster --nodes --per_node --intra --inter --nics_per_node\n"
     "  --collective --bucket_bytes --no_overlap --stages --micro_batches --schedule gpipe|1f1b\n"
-    "  --optimizer sgd|momentum|adam --roofline\n";
+    "  --optimizer sgd|momentum|adam --roofline\n"
+    "transformer options (estimate, layers, plan, inference): --precision fp32|tf32|fp16|bf16|fp8\n"
+    "  --nodes --per_node --devices --cluster --tp --pp --dp --cp --ep --virtual_stages\n"
+    "  --sequence_parallel --micro_batch --global_batch --seq_len --recompute none|selective|full\n"
+    "  --zero 0..3 --attention flash|materialized --train_tokens --price USD|PRESET --top\n";
 
 int report(const Json& response) {
   const Json& e = response["error"];
@@ -61,13 +73,15 @@ int run_api(const Arguments& args) {
 }
 
 int run(int argc, char** argv) {
-  const std::vector<std::string> flags = {"use_only_gemm", "use_pipeline", "help", "no_overlap", "roofline"};
-  const std::vector<std::string> valued = {
+  std::vector<std::string> flags = {"use_only_gemm", "use_pipeline", "help", "no_overlap", "roofline"};
+  flags.insert(flags.end(), transformer_flag_options().begin(), transformer_flag_options().end());
+  std::vector<std::string> valued = {
       "device_name", "network_name", "batch_size", "num_workers", "scaling", "ppp_comp", "ppp_comm",
       "parallel", "hybrid_workers", "software", "profile", "conv_algorithm", "workspace_limit_bytes",
       "fetch_bandwidth_gb_per_s", "separator", "format", "cluster", "nodes", "per_node", "intra", "inter",
       "nics_per_node", "collective", "bucket_bytes", "stages", "micro_batches", "schedule", "optimizer", "op",
       "algorithm", "workers", "bytes", "link", "bandwidth_gbps", "latency_us", "servers", "devices"};
+  valued.insert(valued.end(), transformer_valued_options().begin(), transformer_valued_options().end());
   Arguments args = parse_arguments(argc, argv, flags, valued);
   const std::string& cmd = args.command;
   if (cmd.empty() || cmd == "--help" || cmd == "-h" || cmd == "help" || args.has("help")) {
@@ -91,18 +105,23 @@ int run(int argc, char** argv) {
     std::cout << r.dump(2) << "\n";
     return 0;
   }
-  if (cmd != "simulate" && cmd != "layers" && cmd != "estimate" && cmd != "summary" && cmd != "search")
+  if (cmd != "simulate" && cmd != "layers" && cmd != "estimate" && cmd != "summary" && cmd != "search" &&
+      cmd != "plan" && cmd != "inference")
     throw std::invalid_argument("unknown command '" + cmd + "'\n" + kUsage);
   if (args.positional.empty()) throw std::invalid_argument("'" + cmd + "' needs a network spec or preset\n" + kUsage);
   int status = 0;
   for (const std::string& net_arg : args.positional) {
-    Json request = build_request(cmd, args, net_argument(net_arg));
+    const Json net = net_argument(net_arg);
+    const bool transformer = paleo::is_transformer_net(net) || cmd == "plan" || cmd == "inference";
+    Json request = transformer ? build_transformer_request(cmd, args, net) : build_request(cmd, args, net);
     Json response = paleo::handle_request(request);
     if (!response["ok"].get<bool>()) {
       status = report(response);
       continue;
     }
-    if (cmd == "simulate") {
+    if (transformer) {
+      print_transformer(std::cout, response, format);
+    } else if (cmd == "simulate") {
       SimulateContext context;
       context.net_argument = net_arg;
       context.use_only_gemm = args.has("use_only_gemm");

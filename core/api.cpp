@@ -3,6 +3,7 @@
 #include <cmath>
 #include <exception>
 
+#include "core/api/transformer_response.h"
 #include "core/api_cluster.h"
 #include "core/api_request.h"
 #include "core/conv_algorithms.h"
@@ -86,7 +87,7 @@ Json layers_response(const Request& r) {
 
 Json summary_response(const Request& r) {
   const Scenario& s = r.scenario;
-  const Network net = build_network(s.spec, s.graph, s.batch_size);
+  const Network net = build_network(s.spec, s.graph, s.batch_size, *s.profile);
   Json out = {{"ok", true}, {"command", r.command}, {"net", net_header(s, net)}};
   Json layers = Json::array();
   double params = 0, params_bytes = 0, activation_bytes = 0;
@@ -157,7 +158,13 @@ Json presets_response() {
     }
     nets.push_back(std::move(entry));
   }
-  return {{"ok", true}, {"command", "presets"}, {"nets", nets}, {"devices", p.devices()},
+  Json transformers = Json::array();
+  for (const std::string& key : p.transformer_keys()) {
+    const Json& doc = *p.find_transformer(key);
+    transformers.push_back({{"key", key}, {"name", doc.value("name", key)}, {"year", doc.value("year", Json())},
+                            {"published_params", doc.value("published_params", Json())}});
+  }
+  return {{"ok", true}, {"command", "presets"}, {"nets", nets}, {"transformers", transformers}, {"devices", p.devices()},
           {"networks", p.interconnects()}, {"software", p.software_list()}, {"scenarios", p.scenarios()},
           {"prices", p.prices()}, {"links", p.links()}, {"clusters", p.clusters()}, {"profiles", profile_names()},
           {"conv_algorithms", conv_algorithm_names()}};
@@ -172,6 +179,9 @@ Json dispatch(const Json& request) {
   Request r = parse_request(request);
   if (r.command == "version") return {{"ok", true}, {"command", "version"}, {"version", kVersion}, {"profiles", profile_names()}};
   if (r.command == "presets") return presets_response();
+  if (r.is_transformer) return transformer_response(r);
+  if (r.command == "plan" || r.command == "inference")
+    throw Error("'" + r.command + "' needs a transformer net (a preset, a config or a Hugging Face config.json)", "", "net");
   if (r.command == "summary") return summary_response(require_net(r));
   if (r.command == "layers") return layers_response(require_net(r));
   if (r.command == "estimate") {
@@ -188,7 +198,7 @@ Json dispatch(const Json& request) {
     out.update(simulation_json(r));
     return out;
   }
-  throw Error("unknown command '" + r.command + "' (known: estimate, simulate, layers, summary, collective, search, presets, version)",
+  throw Error("unknown command '" + r.command + "' (known: estimate, simulate, layers, summary, collective, search, plan, inference, presets, version)",
               "", "command");
 }
 

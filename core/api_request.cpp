@@ -6,6 +6,7 @@
 #include "core/collectives.h"
 #include "core/error.h"
 #include "core/presets.h"
+#include "core/transformer/transformer_net.h"
 
 namespace paleo {
 namespace {
@@ -21,6 +22,13 @@ const std::vector<std::string>& request_fields() {
       "devices_per_node", "collective", "bucket_bytes", "optimizer", "pipeline", "roofline", "op",
       "algorithm", "bytes", "link", "servers", "devices", "overlap"};
   return fields;
+}
+
+bool known_field(const std::string& key) {
+  const auto& base = request_fields();
+  const auto& transformer = transformer_request_fields();
+  return std::find(base.begin(), base.end(), key) != base.end() ||
+         std::find(transformer.begin(), transformer.end(), key) != transformer.end();
 }
 
 Dim read_size(const Json& v, const std::string& field, Dim max) {
@@ -54,9 +62,10 @@ std::string read_key(const Json& request, const std::string& field) {
   return read_string(request, field, "");
 }
 
-void read_hardware(const Json& request, Scenario& s) {
+void read_hardware(const Json& request, Scenario& s, bool transformer) {
   const Presets& presets = Presets::instance();
-  s.device = presets.device("TITAN_X");
+  // A 2016 CNN defaults to the original's TITAN X; a transformer to a current GPU.
+  s.device = presets.device(transformer ? "H100_SXM" : "TITAN_X");
   if (request.contains("device"))
     s.device = request["device"].is_string() ? presets.device(request["device"].get<std::string>())
                                              : device_from_json(request["device"], "device");
@@ -74,13 +83,37 @@ void read_hardware(const Json& request, Scenario& s) {
   if (request.contains("ppp_comm")) s.ppp_comm = read_ppp(request, "ppp_comm");
 }
 
+// Without a "cluster", the node counts of a transformer request take the cluster preset built of
+// the chosen device (or, for a device no preset is built of, PCIe 4 nodes over 100 Gb/s Ethernet).
+Json default_cluster(const Device& device) {
+  for (const Json& c : Presets::instance().clusters())
+    if (c.value("device", "") == device.key) return c.value("key", "");
+  return Json{{"intra", "pcie4_x16"}, {"inter", "ethernet_100g"}};
+}
+
 void read_cluster(const Json& request, Request& r) {
   Scenario& s = r.scenario;
   std::string device_key;
-  s.cluster = cluster_from_json(request["cluster"], "cluster", &device_key);
+  const Json cluster = request.contains("cluster") ? request["cluster"] : default_cluster(s.device);
+  s.cluster = cluster_from_json(cluster, "cluster", &device_key);
   if (request.contains("nodes")) s.cluster.nodes = read_count(request["nodes"], "nodes", 1000000);
   if (request.contains("devices_per_node"))
     s.cluster.devices_per_node = read_count(request["devices_per_node"], "devices_per_node", 1000000);
+  if (r.is_transformer && !request.contains("devices") && !request.contains("nodes") && !request.contains("cluster")) {
+    // Neither nodes nor devices: as many devices as the layout names, filling nodes in turn.
+    const long devices = layout_devices(request);
+    if (devices < s.cluster.devices_per_node || devices % s.cluster.devices_per_node != 0) s.cluster.devices_per_node = devices;
+    s.cluster.nodes = devices / s.cluster.devices_per_node;
+  }
+  if (r.is_transformer && request.contains("devices") && !request.contains("nodes")) {
+    // A device count instead of nodes: whole nodes of the cluster's size.
+    const long devices = read_count(request["devices"], "devices", 1000000);
+    if (devices % s.cluster.devices_per_node != 0 && devices > s.cluster.devices_per_node)
+      throw Error(std::to_string(devices) + " devices do not fill whole nodes of " +
+                      std::to_string(s.cluster.devices_per_node), "", "devices");
+    if (devices < s.cluster.devices_per_node) s.cluster.devices_per_node = devices;
+    s.cluster.nodes = devices / s.cluster.devices_per_node;
+  }
   if (s.cluster.devices() > 1000000) throw Error("more than 1000000 devices", "", "cluster");
   if (!device_key.empty() && !request.contains("device")) s.device = Presets::instance().device(device_key);
   s.has_cluster = true;
@@ -138,16 +171,14 @@ void read_net(const Json& request, Scenario& s) {
 
 Request parse_request(const Json& request) {
   if (!request.is_object()) throw Error("a request must be a JSON object", "", "");
-  for (auto it = request.begin(); it != request.end(); ++it) {
-    const auto& known = request_fields();
-    if (std::find(known.begin(), known.end(), it.key()) == known.end())
-      throw Error("unknown request field (see docs/api.md)", "", it.key());
-  }
+  for (auto it = request.begin(); it != request.end(); ++it)
+    if (!known_field(it.key())) throw Error("unknown request field (see docs/api.md)", "", it.key());
   Request r;
   r.command = read_key(request, "command");
   Scenario& s = r.scenario;
   if (request.contains("profile")) s.profile = &find_profile(read_key(request, "profile"));
-  read_hardware(request, s);
+  r.is_transformer = request.contains("net") && is_transformer_net(request["net"]);
+  read_hardware(request, s, r.is_transformer);
   if (request.contains("conv_algorithm")) s.cost.algorithm = parse_conv_algorithm(read_key(request, "conv_algorithm"));
   // The original's CPU path always lowers convolutions to GEMM.
   if (!s.device.is_gpu) s.cost.algorithm = ConvAlgorithm::kGemm;
@@ -186,7 +217,10 @@ Request parse_request(const Json& request) {
     r.scalings = list;
   }
   if (request.contains("hybrid_workers")) r.hybrid_workers = read_count(request["hybrid_workers"], "hybrid_workers", kMaxWorkers);
-  if (request.contains("cluster")) read_cluster(request, r);
+  if (request.contains("cluster") ||
+      (r.is_transformer && layout_devices(request) > 1) ||
+      (r.is_transformer && (request.contains("nodes") || request.contains("devices_per_node") || request.contains("devices"))))
+    read_cluster(request, r);
   if (request.contains("collective")) {
     r.collective = read_key(request, "collective");
     try {
@@ -214,6 +248,13 @@ Request parse_request(const Json& request) {
   if (request.contains("devices_per_node") && !r.scenario.has_cluster)
     r.devices_per_node = read_count(request["devices_per_node"], "devices_per_node", 1000000);
   r.raw = request;
+  if (r.is_transformer) {
+    r.transformer = parse_transformer_request(request, r.scenario.has_cluster ? r.scenario.cluster.devices() : 1);
+    r.has_net = true;
+    return r;
+  }
+  for (const std::string& field : transformer_request_fields())
+    if (request.contains(field)) throw Error("applies to transformer nets only (docs/transformer.md)", "", field);
   if (request.contains("net")) {
     read_net(request, s);
     r.has_net = true;

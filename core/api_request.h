@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "core/api/transformer_request.h"
 #include "core/json.h"
 #include "core/scenario.h"
 
@@ -39,6 +40,11 @@ struct Request {
   // `search` command (layer-wise parallelism): total devices and devices per node.
   long devices = 0;
   long devices_per_node = 0;
+
+  // A transformer net (docs/transformer.md): its model and options; `scenario` then holds only
+  // the device and cluster.
+  bool is_transformer = false;
+  TransformerRequest transformer;
 
   Json raw;  // the request as received
 };

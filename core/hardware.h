@@ -1,5 +1,6 @@
 #pragma once
 // Devices, interconnects and software PPP pairs. Values come from presets/*.json or a request.
+#include <map>
 #include <string>
 
 namespace paleo {
@@ -12,6 +13,9 @@ struct Device {
   double mem_bandwidth_gb_per_s = 0;  // paleo2017 divides by 2^30 (see ModelProfile)
   double memory_bytes = 0;            // 0 = unknown
   bool is_gpu = true;
+  // Dense matrix-unit (tensor core) peaks per number format, 1e9 FLOP/s: "tf32", "fp16", "bf16",
+  // "fp8" (core/precision/device_peak.h). Empty for devices without matrix units.
+  std::map<std::string, double> peak_tensor_gflops;
 };
 
 struct Interconnect {

@@ -20,6 +20,15 @@ PipelineResult pipeline_schedule(const std::vector<StageTimes>& stages, long mic
   return r;
 }
 
+double interleaved_pipeline_ms(const std::vector<double>& stage_ms, long micro_batches, long virtual_stages) {
+  double slowest = 0, sum = 0;
+  for (double t : stage_ms) {
+    slowest = std::max(slowest, t);
+    sum += t;
+  }
+  return static_cast<double>(micro_batches) * slowest + (sum - slowest) / static_cast<double>(virtual_stages);
+}
+
 std::vector<long> balanced_split(const std::vector<double>& layer_ms, long stages) {
   const std::size_t n = layer_ms.size();
   const std::size_t k = static_cast<std::size_t>(std::max(1L, std::min<long>(stages, static_cast<long>(n))));

@@ -28,6 +28,12 @@ struct PipelineResult {
 // Balanced stages give a bubble of (S-1)/(M+S-1) of the step.
 PipelineResult pipeline_schedule(const std::vector<StageTimes>& stages, long micro_batches);
 
+// The same with interleaving (Narayanan et al. 2021): each device runs `virtual_stages` chunks,
+// which shortens the fill and drain v times: M x the slowest stage + the others' sum / v. Balanced
+// stages of time T: M T + (S - 1) T / v, a bubble of (S - 1) / (v M) of the bubble-free time.
+// `stage_ms` is each stage's forward + backward (all its chunks) of one micro-batch.
+double interleaved_pipeline_ms(const std::vector<double>& stage_ms, long micro_batches, long virtual_stages);
+
 // Splits per-layer times (forward + backward) into `stages` contiguous groups minimising the
 // slowest group; returns the number of layers in each. Every stage gets at least one layer.
 std::vector<long> balanced_split(const std::vector<double>& layer_ms, long stages);

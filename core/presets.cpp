@@ -55,6 +55,17 @@ Device device_from_json(const Json& obj, const std::string& field) {
     if (!obj["is_gpu"].is_boolean()) throw Error("'is_gpu' must be true or false", "", field);
     d.is_gpu = obj["is_gpu"].get<bool>();
   }
+  if (obj.contains("peak_tensor_gflops") && !obj["peak_tensor_gflops"].is_null()) {
+    const Json& peaks = obj["peak_tensor_gflops"];
+    if (!peaks.is_object()) throw Error("'peak_tensor_gflops' must be an object {\"bf16\": GFLOP/s, ...}", "", field);
+    for (auto it = peaks.begin(); it != peaks.end(); ++it) {
+      const std::string& format = it.key();
+      if (format != "tf32" && format != "fp16" && format != "bf16" && format != "fp8" && format != "int8")
+        throw Error("'peak_tensor_gflops' has an unknown format '" + format + "' (known: tf32, fp16, bf16, fp8, int8)", "",
+                    field);
+      d.peak_tensor_gflops[format] = positive(peaks, format, field + ".peak_tensor_gflops", 1e-3, 1e9);
+    }
+  }
   return d;
 }
 
@@ -126,6 +137,8 @@ Presets::Presets() {
     Json doc = Json::parse(kEmbeddedPresets[i].text);
     if (path.rfind("nets/", 0) == 0) {
       nets_.emplace_back(path.substr(5, path.size() - 5 - 5), std::move(doc));
+    } else if (path.rfind("transformers/", 0) == 0) {
+      transformers_.emplace_back(path.substr(13, path.size() - 13 - 5), std::move(doc));
     } else if (path == "devices.json") {
       devices_ = list_in(doc, "devices");
     } else if (path == "networks.json") {
@@ -149,7 +162,20 @@ const Json& Presets::net(const std::string& key) const {
     if (k == key) return spec;
   std::string known;
   for (const auto& [k, spec] : nets_) known += (known.empty() ? "" : ", ") + k;
+  for (const auto& [k, doc] : transformers_) known += ", " + k;
   throw Error("unknown preset net '" + key + "' (known: " + known + ")", "", "net");
+}
+
+const Json* Presets::find_transformer(const std::string& key) const {
+  for (const auto& [k, doc] : transformers_)
+    if (k == key) return &doc;
+  return nullptr;
+}
+
+std::vector<std::string> Presets::transformer_keys() const {
+  std::vector<std::string> keys;
+  for (const auto& entry : transformers_) keys.push_back(entry.first);
+  return keys;
 }
 
 std::vector<std::string> Presets::net_keys() const {

@@ -23,6 +23,9 @@ class Presets {
   Cluster cluster(const std::string& key, std::string* device_key) const;
 
   std::vector<std::string> net_keys() const;
+  // Transformer presets (presets/transformers/<key>.json: {key, name, transformer: {...}, ...}).
+  const Json* find_transformer(const std::string& key) const;  // nullptr when unknown
+  std::vector<std::string> transformer_keys() const;
   const Json& devices() const { return devices_; }
   const Json& interconnects() const { return networks_; }
   const Json& software_list() const { return software_; }
@@ -34,6 +37,7 @@ class Presets {
  private:
   Presets();
   std::vector<std::pair<std::string, Json>> nets_;  // key = file stem of nets/<key>.json
+  std::vector<std::pair<std::string, Json>> transformers_;  // key = file stem of transformers/<key>.json
   Json devices_ = Json::array();
   Json networks_ = Json::array();
   Json software_ = Json::array();

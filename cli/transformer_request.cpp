@@ -1,0 +1,57 @@
+#include "cli/transformer_request.h"
+
+#include "cli/request_builder.h"
+
+namespace paleo::cli {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Numbers stay numbers; anything else goes through as text so that the core names the field.
+Json number_or_text(const std::string& text) {
+  try {
+    std::size_t used = 0;
+    long long i = std::stoll(text, &used);
+    if (used == text.size()) return i;
+    double d = std::stod(text, &used);
+    if (used == text.size()) return d;
+  } catch (const std::exception&) {
+  }
+  return text;
+}
+
+}  // namespace
+
+const std::vector<std::string>& transformer_valued_options() {
+  static const std::vector<std::string> options = {
+      "precision", "seq_len", "global_batch", "micro_batch", "tp", "pp", "dp", "cp", "ep", "virtual_stages",
+      "recompute", "zero", "attention", "train_tokens", "price", "prompt_len", "generate_len", "top"};
+  return options;
+}
+
+const std::vector<std::string>& transformer_flag_options() {
+  static const std::vector<std::string> flags = {"sequence_parallel"};
+  return flags;
+}
+
+Json build_transformer_request(const std::string& command, const Arguments& args, const Json& net) {
+  Json r = {{"command", command}, {"net", net}};
+  if (args.has("device_name")) r["device"] = args.get("device_name", "");
+  if (args.has("cluster")) r["cluster"] = args.get("cluster", "");
+  if (args.has("nodes")) r["nodes"] = number_or_text(args.get("nodes", ""));
+  if (args.has("per_node")) r["devices_per_node"] = number_or_text(args.get("per_node", ""));
+  if (args.has("devices")) r["devices"] = number_or_text(args.get("devices", ""));
+  const char* const numeric[] = {"seq_len", "global_batch", "micro_batch", "tp", "pp", "dp", "cp", "ep",
+                                 "virtual_stages", "zero", "train_tokens", "prompt_len", "generate_len", "top"};
+  for (const char* name : numeric)
+    if (args.has(name)) r[name] = number_or_text(args.get(name, ""));
+  for (const char* name : {"precision", "recompute", "attention", "optimizer", "schedule"})
+    if (args.has(name)) r[name] = args.get(name, "");
+  if (args.has("sequence_parallel")) r["sequence_parallel"] = true;
+  if (args.has("no_overlap")) r["overlap"] = false;
+  if (args.has("price")) r["price_per_gpu_hour"] = number_or_text(args.get("price", ""));
+  if (args.has("batch_size")) r["batch_size"] = number_or_text(args.get("batch_size", ""));
+  return r;
+}
+
+}  // namespace paleo::cli

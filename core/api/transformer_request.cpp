@@ -1,0 +1,117 @@
+#include "core/api/transformer_request.h"
+
+#include "core/error.h"
+#include "core/presets.h"
+
+namespace paleo {
+namespace {
+
+long read_count_field(const Json& request, const char* field, long low, long high) {
+  Dim n = read_dim(request[field], field, "");
+  if (n < low || n > high)
+    throw Error("must be an integer from " + std::to_string(low) + " to " + std::to_string(high) + ", got " +
+                    request[field].dump(), "", field);
+  return static_cast<long>(n);
+}
+
+bool read_flag(const Json& request, const char* field) {
+  if (!request[field].is_boolean()) throw Error("must be true or false, got " + request[field].dump(), "", field);
+  return request[field].get<bool>();
+}
+
+// The price of one device-hour: a number, or the key of a price preset.
+void read_price(const Json& request, TransformerRequest& t) {
+  if (!request.contains("price_per_gpu_hour")) return;
+  const Json& v = request["price_per_gpu_hour"];
+  if (v.is_string()) {
+    for (const Json& p : Presets::instance().prices())
+      if (p.value("key", "") == v.get<std::string>()) {
+        t.price_per_gpu_hour = p["usd_per_device_hour"].get<double>();
+        t.price_key = v.get<std::string>();
+        return;
+      }
+    throw Error("unknown price preset '" + v.get<std::string>() + "'", "", "price_per_gpu_hour");
+  }
+  t.price_per_gpu_hour = read_number(request, "price_per_gpu_hour", "");
+  if (!(t.price_per_gpu_hour >= 0 && t.price_per_gpu_hour < 1e6))
+    throw Error("must be from 0 to 1e6 US dollars, or a price preset key", "", "price_per_gpu_hour");
+}
+
+}  // namespace
+
+const std::vector<std::string>& transformer_request_fields() {
+  static const std::vector<std::string> fields = {
+      "precision", "seq_len", "global_batch", "micro_batch", "tp", "pp", "dp", "cp", "ep", "virtual_stages",
+      "sequence_parallel", "schedule", "recompute", "zero", "attention", "train_tokens", "price_per_gpu_hour",
+      "prompt_len", "generate_len", "top"};
+  return fields;
+}
+
+long layout_devices(const Json& request) {
+  long devices = 1;
+  for (const char* field : {"tp", "pp", "cp", "dp"})
+    if (request.contains(field)) devices *= read_count_field(request, field, 1, 4096);
+  if (devices > 1000000) throw Error("tp x pp x cp x dp is more than 1000000 devices", "", "dp");
+  return devices;
+}
+
+TransformerRequest parse_transformer_request(const Json& request, long devices) {
+  TransformerRequest t;
+  t.net = transformer_net(request["net"], "net");
+  TrainingOptions& o = t.training;
+  ParallelLayout& p = o.parallel;
+  o.seq_len = t.net.config.seq_len;
+  if (request.contains("precision")) o.precision = precision_from_json(request["precision"], "precision");
+  if (request.contains("seq_len")) o.seq_len = read_count_field(request, "seq_len", 1, 10000000);
+  if (request.contains("tp")) p.tp = read_count_field(request, "tp", 1, 4096);
+  if (request.contains("pp")) p.pp = read_count_field(request, "pp", 1, 4096);
+  if (request.contains("cp")) p.cp = read_count_field(request, "cp", 1, 4096);
+  if (request.contains("ep")) p.ep = read_count_field(request, "ep", 1, 65536);
+  if (request.contains("virtual_stages")) p.virtual_stages = read_count_field(request, "virtual_stages", 1, 1024);
+  if (request.contains("sequence_parallel")) p.sequence_parallel = read_flag(request, "sequence_parallel");
+  const long model_parallel = p.tp * p.pp * p.cp;
+  if (request.contains("dp")) {
+    p.dp = read_count_field(request, "dp", 1, 1000000);
+    t.dp_given = true;
+  } else {
+    if (devices % model_parallel != 0)
+      throw Error("tp x pp x cp = " + std::to_string(model_parallel) + " does not divide the " +
+                      std::to_string(devices) + " devices", "", "tp");
+    p.dp = devices / model_parallel;
+  }
+  if (request.contains("micro_batch")) {
+    o.micro_batch = read_count_field(request, "micro_batch", 1, 1 << 20);
+    t.micro_batch_given = true;
+  }
+  o.global_batch = p.dp * o.micro_batch;
+  if (request.contains("global_batch")) {
+    o.global_batch = read_count_field(request, "global_batch", 1, 1 << 26);
+    t.global_batch_given = true;
+  }
+  if (request.contains("schedule")) {
+    o.schedule = read_string(request, "schedule", "");
+    if (o.schedule != "gpipe" && o.schedule != "1f1b")
+      throw Error("must be \"gpipe\" or \"1f1b\" (interleaved: 1f1b with virtual_stages > 1)", "", "schedule");
+  }
+  if (request.contains("recompute")) o.recompute = parse_recompute(read_string(request, "recompute", ""), "recompute");
+  if (request.contains("zero")) o.zero = static_cast<int>(read_count_field(request, "zero", 0, 3));
+  if (request.contains("attention")) o.attention = parse_attention(read_string(request, "attention", ""), "attention");
+  if (request.contains("overlap")) o.overlap = read_flag(request, "overlap");
+  if (request.contains("optimizer")) {
+    const std::string opt = read_string(request, "optimizer", "");
+    if (opt != "sgd" && opt != "momentum" && opt != "adam") throw Error("must be \"sgd\", \"momentum\" or \"adam\"", "", "optimizer");
+    o.optimizer = opt == "adam" ? Optimizer::kAdam : opt == "momentum" ? Optimizer::kMomentum : Optimizer::kSgd;
+  }
+  if (request.contains("train_tokens")) {
+    t.train_tokens = read_number(request, "train_tokens", "");
+    if (!(t.train_tokens >= 0 && t.train_tokens <= 1e16)) throw Error("must be from 0 to 1e16 tokens", "", "train_tokens");
+  }
+  read_price(request, t);
+  if (request.contains("batch_size")) t.batch = read_count_field(request, "batch_size", 1, 1 << 20);
+  if (request.contains("prompt_len")) t.prompt_len = read_count_field(request, "prompt_len", 1, 10000000);
+  if (request.contains("generate_len")) t.generate_len = read_count_field(request, "generate_len", 1, 10000000);
+  if (request.contains("top")) t.top = read_count_field(request, "top", 1, 1000);
+  return t;
+}
+
+}  // namespace paleo

@@ -1,0 +1,40 @@
+#pragma once
+// api/: reading requests and writing responses (docs/api.md). This file: the fields of a
+// transformer request (training layout, precision, inference and planner options).
+#include <string>
+
+#include "core/json.h"
+#include "core/link.h"
+#include "core/transformer/training_options.h"
+#include "core/transformer/transformer_net.h"
+
+namespace paleo {
+
+struct TransformerRequest {
+  TransformerNet net;
+  TrainingOptions training;
+  bool dp_given = false;
+  bool micro_batch_given = false;
+  bool global_batch_given = false;
+  double train_tokens = 0;          // 0 = not asked
+  double price_per_gpu_hour = 0;    // US dollars per device-hour; 0 = unknown
+  std::string price_key;            // the price preset it came from, if any
+  // Inference.
+  long batch = 1;
+  long prompt_len = 0;              // 0 = seq_len
+  long generate_len = 128;
+  // Planner.
+  long top = 10;
+};
+
+// The request fields only a transformer net takes (a CNN request naming one is an error).
+const std::vector<std::string>& transformer_request_fields();
+
+// The devices a request's layout names without a cluster: tp x pp x cp x dp (each 1 when absent).
+long layout_devices(const Json& request);
+
+// Reads the transformer fields; the device and cluster are read by the caller. `devices` is the
+// cluster's device count (dp is derived from it unless given).
+TransformerRequest parse_transformer_request(const Json& request, long devices);
+
+}  // namespace paleo

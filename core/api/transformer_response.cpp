@@ -1,0 +1,180 @@
+#include "core/api/transformer_response.h"
+
+#include "core/error.h"
+#include "core/planner/layout_planner.h"
+#include "core/transformer/inference_step.h"
+#include "core/transformer/training_step.h"
+
+namespace paleo {
+namespace {
+
+Cluster request_cluster(const Request& r) {
+  if (r.scenario.has_cluster) return r.scenario.cluster;
+  Cluster one;
+  one.key = "single";
+  one.name = "one device";
+  return one;
+}
+
+Json model_json(const TransformerRequest& t) {
+  const ParameterCount p = parameter_count(t.net.config);
+  Json j = {{"key", t.net.key}, {"name", t.net.name}, {"source", t.net.source},
+            {"config", transformer_config_json(t.net.config)},
+            {"params", p.total}, {"active_params", p.active_total},
+            {"params_breakdown", {{"embedding", p.embedding}, {"per_layer_attention", p.per_layer_attention},
+                                  {"per_layer_norms", p.per_layer_norms}, {"dense_mlp", p.dense_mlp},
+                                  {"moe_mlp", p.moe_mlp}, {"layers_total", p.layers_total},
+                                  {"final_norm", p.final_norm}, {"head", p.head}}}};
+  for (auto it = t.net.meta.begin(); it != t.net.meta.end(); ++it) j[it.key()] = it.value();
+  return j;
+}
+
+Json parallel_json(const TrainingEstimate& e) {
+  const ParallelLayout& p = e.options.parallel;
+  const TrainingOptions& o = e.options;
+  return {{"devices", e.devices}, {"tp", p.tp}, {"pp", p.pp}, {"dp", p.dp}, {"cp", p.cp}, {"ep", p.ep},
+          {"virtual_stages", p.virtual_stages}, {"sequence_parallel", p.sequence_parallel},
+          {"schedule", p.virtual_stages > 1 ? "interleaved_1f1b" : o.schedule}, {"micro_batch", o.micro_batch},
+          {"micro_batches", e.micro_batches}, {"global_batch", o.global_batch}, {"seq_len", o.seq_len},
+          {"recompute", recompute_name(o.recompute)}, {"zero", o.zero}, {"attention", attention_name(o.attention)},
+          {"overlap", o.overlap}};
+}
+
+Json memory_json(const TransformerMemory& m) {
+  return {{"stage", m.stage}, {"params_bytes", m.params_bytes}, {"gradients_bytes", m.gradients_bytes},
+          {"optimizer_bytes", m.optimizer_bytes}, {"activations_bytes", m.activations_bytes},
+          {"fp8_state_bytes", m.fp8_state_bytes}, {"workspace_bytes", m.workspace_bytes},
+          {"total_bytes", m.total_bytes()}, {"capacity_bytes", m.capacity_bytes}, {"fits", m.fits()}};
+}
+
+Json breakdown_json(const StepBreakdown& b) {
+  return {{"compute_ms", b.compute_ms}, {"recompute_ms", b.recompute_ms}, {"tp_comm_ms", b.tp_comm_ms},
+          {"cp_comm_ms", b.cp_comm_ms}, {"ep_comm_ms", b.ep_comm_ms}, {"pp_comm_ms", b.pp_comm_ms},
+          {"bubble_ms", b.bubble_ms}, {"dp_comm_ms", b.dp_comm_ms}, {"dp_exposed_ms", b.dp_exposed_ms},
+          {"zero3_exposed_ms", b.zero3_exposed_ms}, {"optimizer_ms", b.optimizer_ms}};
+}
+
+Json op_rows_json(const std::vector<OpRow>& rows) {
+  Json out = Json::array();
+  for (const OpRow& r : rows) {
+    Json row = {{"name", r.name}, {"type", r.type}, {"count", r.count},
+                {"forward", {{"total_ms", r.fwd_ms}, {"flops", r.fwd_flops}}},
+                {"backward", {{"total_ms", r.bwd_ms}, {"flops", r.bwd_flops}}},
+                {"params", r.params}, {"activation_bytes", r.saved_bytes}};
+    if (r.m > 0) row["shape"] = {{"m", r.m}, {"n", r.n}, {"k", r.k}};
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+Json train_json(const TrainingEstimate& e, const TransformerRequest& t) {
+  if (t.train_tokens <= 0) return nullptr;
+  const double steps = t.train_tokens / e.tokens_per_step;
+  const double seconds = steps * e.step_ms / 1e3;
+  const double device_hours = seconds / 3600 * static_cast<double>(e.devices);
+  Json j = {{"tokens", t.train_tokens}, {"steps", steps}, {"time_s", seconds}, {"time_days", seconds / 86400},
+            {"device_hours", device_hours}};
+  if (t.price_per_gpu_hour > 0) {
+    j["price_per_gpu_hour"] = t.price_per_gpu_hour;
+    j["cost_usd"] = device_hours * t.price_per_gpu_hour;
+    if (!t.price_key.empty()) j["price_key"] = t.price_key;
+  }
+  return j;
+}
+
+Json device_json(const Device& d) {
+  Json j = {{"key", d.key}, {"name", d.name}, {"peak_gflops", d.peak_gflops},
+            {"mem_bandwidth_gb_per_s", d.mem_bandwidth_gb_per_s}, {"memory_bytes", d.memory_bytes}};
+  j["peak_tensor_gflops"] = Json::object();
+  for (const auto& [format, gflops] : d.peak_tensor_gflops) j["peak_tensor_gflops"][format] = gflops;
+  return j;
+}
+
+Json cluster_json(const Cluster& c) {
+  return {{"key", c.key}, {"name", c.name}, {"nodes", c.nodes}, {"devices_per_node", c.devices_per_node},
+          {"intra", c.intra.key}, {"inter", c.inter.key}, {"nics_per_node", c.nics_per_node}};
+}
+
+Json estimate_json(const Request& r) {
+  const TransformerRequest& t = r.transformer;
+  const TrainingEstimate e = estimate_training(t.net.config, t.training, r.scenario.device, request_cluster(r));
+  Json out = {{"ok", true}, {"command", r.command}, {"kind", "transformer"},
+              {"step_ms", e.step_ms}, {"tokens_per_s", e.tokens_per_s}, {"samples_per_s", e.samples_per_s},
+              {"model_tflops_per_gpu", e.model_tflops_per_gpu}, {"hardware_tflops_per_gpu", e.hardware_tflops_per_gpu},
+              {"mfu", e.mfu}, {"hfu", e.hfu}, {"memory_per_device_bytes", e.memory.total_bytes()},
+              {"fits", e.memory.fits()}, {"max_micro_batch", e.max_micro_batch},
+              {"model_flops_per_step", e.model_flops_per_step}, {"hardware_flops_per_step", e.hardware_flops_per_step},
+              {"tokens_per_step", e.tokens_per_step}, {"peak_tflops_per_gpu", e.peak_tflops_per_gpu},
+              {"pipeline_ms", e.pipeline_ms}, {"bubble_fraction", e.bubble_fraction},
+              {"breakdown", breakdown_json(e.breakdown)}, {"memory", memory_json(e.memory)},
+              {"parallel", parallel_json(e)}, {"precision", precision_json(t.training.precision)},
+              {"model", model_json(t)}, {"device", device_json(r.scenario.device)},
+              {"cluster", cluster_json(request_cluster(r))}};
+  Json train = train_json(e, t);
+  if (!train.is_null()) out["train"] = train;
+  out["layers"] = op_rows_json(e.ops);
+  out["warnings"] = e.warnings;
+  return out;
+}
+
+Json plan_json(const Request& r) {
+  const TransformerRequest& t = r.transformer;
+  const Cluster cluster = request_cluster(r);
+  const LayoutPlan plan = plan_layouts(t.net.config, t.training, r.scenario.device, cluster, t.top);
+  Json candidates = Json::array();
+  long rank = 0;
+  for (const PlanCandidate& c : plan.ranked) {
+    const ParallelLayout& p = c.options.parallel;
+    candidates.push_back({{"rank", ++rank}, {"tp", p.tp}, {"pp", p.pp}, {"dp", p.dp}, {"cp", p.cp},
+                          {"micro_batch", c.options.micro_batch}, {"virtual_stages", p.virtual_stages},
+                          {"sequence_parallel", p.sequence_parallel}, {"recompute", recompute_name(c.options.recompute)},
+                          {"zero", c.options.zero}, {"step_ms", c.step_ms}, {"tokens_per_s", c.tokens_per_s},
+                          {"mfu", c.mfu}, {"memory_per_device_bytes", c.memory_bytes}, {"fits", true},
+                          {"breakdown", breakdown_json(c.breakdown)}});
+  }
+  return {{"ok", true}, {"command", "plan"}, {"kind", "transformer"}, {"model", model_json(t)},
+          {"device", device_json(r.scenario.device)}, {"cluster", cluster_json(cluster)},
+          {"devices", cluster.devices()}, {"global_batch", t.training.global_batch}, {"seq_len", t.training.seq_len},
+          {"precision", precision_json(t.training.precision)}, {"evaluated", plan.evaluated},
+          {"feasible", plan.feasible}, {"candidates", candidates}, {"why", plan.why}};
+}
+
+Json inference_json(const Request& r) {
+  const TransformerRequest& t = r.transformer;
+  InferenceOptions o;
+  o.batch = t.batch;
+  o.prompt_len = t.prompt_len > 0 ? t.prompt_len : t.training.seq_len;
+  o.generate_len = t.generate_len;
+  o.tp = t.training.parallel.tp;
+  o.precision = t.training.precision;
+  o.attention = t.training.attention;
+  Cluster cluster = request_cluster(r);
+  if (!r.scenario.has_cluster) cluster.devices_per_node = o.tp;  // tp devices of one node
+  const InferenceEstimate e = estimate_inference(t.net.config, o, r.scenario.device, cluster);
+  return {{"ok", true}, {"command", "inference"}, {"kind", "transformer"}, {"model", model_json(t)},
+          {"device", device_json(r.scenario.device)}, {"tp", o.tp}, {"batch_size", o.batch},
+          {"prompt_len", o.prompt_len}, {"generate_len", o.generate_len},
+          {"precision", precision_json(o.precision)}, {"prefill_ms", e.prefill_ms},
+          {"time_to_first_token_ms", e.prefill_ms}, {"decode_ms_per_token", e.decode_ms_per_token},
+          {"tokens_per_s", e.decode_tokens_per_s}, {"total_ms", e.total_ms},
+          {"tp_comm_per_token_ms", e.tp_comm_per_token_ms}, {"weights_bytes", e.weights_bytes},
+          {"kv_cache_bytes", e.kv_cache_bytes}, {"memory_per_device_bytes", e.memory_per_device_bytes},
+          {"capacity_bytes", e.capacity_bytes}, {"fits", e.fits}, {"warnings", e.warnings}};
+}
+
+Json summary_json(const Request& r) {
+  return {{"ok", true}, {"command", r.command}, {"kind", "transformer"}, {"model", model_json(r.transformer)}};
+}
+
+}  // namespace
+
+Json transformer_response(const Request& r) {
+  if (r.command == "estimate" || r.command == "layers") return estimate_json(r);
+  if (r.command == "summary") return summary_json(r);
+  if (r.command == "plan") return plan_json(r);
+  if (r.command == "inference") return inference_json(r);
+  throw Error("command '" + r.command + "' is for CNN specs; a transformer takes estimate, layers, summary, plan or inference",
+              "", "command");
+}
+
+}  // namespace paleo

@@ -1,0 +1,11 @@
+#pragma once
+// The JSON of transformer requests: estimate (step time, throughput, FLOPs, MFU, memory, the
+// per-operator table), layers, summary, plan and inference (docs/api.md, docs/transformer.md).
+#include "core/api_request.h"
+#include "core/json.h"
+
+namespace paleo {
+
+Json transformer_response(const Request& request);
+
+}  // namespace paleo

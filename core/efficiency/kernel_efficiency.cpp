@@ -1,0 +1,41 @@
+#include "core/efficiency/kernel_efficiency.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/precision/device_peak.h"
+
+namespace paleo {
+
+const KernelEfficiency& default_kernel_efficiency() {
+  static const KernelEfficiency e;
+  return e;
+}
+
+double matmul_shape_efficiency(const KernelEfficiency& e, double m, double n, double k) {
+  if (m <= 0 || n <= 0 || k <= 0) return 1;
+  const double padded_m = std::ceil(m / e.tile) * e.tile, padded_n = std::ceil(n / e.tile) * e.tile;
+  return (m * n) / (padded_m * padded_n) * (k / (k + e.short_k));
+}
+
+double matmul_ms(const Device& d, const KernelEfficiency& e, Dtype t, double m, double n, double k, double batches) {
+  const double flops = 2 * m * n * k * batches;
+  if (flops <= 0) return 0;
+  const double peak = matmul_peak_gflops(d, t, n, k) * e.matmul_ceiling * matmul_shape_efficiency(e, m, n, k);
+  const double compute_ms = flops / (peak * 1e9) * 1e3;
+  // A product too small to be compute-bound still reads its operands and writes its result.
+  const double bytes = (m * k + k * n + m * n) * dtype_bytes(t) * batches;
+  return std::max(compute_ms, memory_ms(d, e, bytes));
+}
+
+double memory_ms(const Device& d, const KernelEfficiency& e, double bytes) {
+  if (bytes <= 0) return 0;
+  return bytes / (d.mem_bandwidth_gb_per_s * 1e9 * e.memory_fraction) * 1e3;
+}
+
+double vector_ms(const Device& d, const KernelEfficiency& e, double flops) {
+  if (flops <= 0) return 0;
+  return flops / (d.peak_gflops * 1e9 * e.vector_ceiling) * 1e3;
+}
+
+}  // namespace paleo

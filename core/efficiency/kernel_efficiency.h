@@ -1,0 +1,33 @@
+#pragma once
+// efficiency/: how much of a device's peak a kernel reaches. This file: the per-kernel
+// roofline with an achievable efficiency for matrix products (tile quantization, short inner
+// dimensions, a ceiling), an achievable fraction of memory bandwidth, and a per-kernel overhead.
+// The parameters are defaults of a modern software stack (cuBLAS/cuDNN 8+, fused kernels); the
+// fidelity work fits them per device generation and software era (docs/transformer.md).
+#include "core/hardware.h"
+#include "core/precision/dtype.h"
+
+namespace paleo {
+
+struct KernelEfficiency {
+  double matmul_ceiling = 0.80;    // fraction of the matrix peak a large, aligned GEMM reaches
+  double tile = 128;               // m and n are padded to whole tiles of this size
+  double short_k = 64;             // inner dimension k reaches k / (k + short_k) of the ceiling
+  double vector_ceiling = 0.70;    // fraction of the vector peak for arithmetic-heavy non-GEMM work
+  double memory_fraction = 0.85;   // fraction of peak memory bandwidth a streaming kernel reaches
+  double kernel_overhead_ms = 0.004;  // launch and framework time per kernel
+};
+
+const KernelEfficiency& default_kernel_efficiency();
+
+// `batches` independent (m x k) by (k x n) products in format t: FLOPs 2*m*n*k*batches.
+double matmul_ms(const Device& d, const KernelEfficiency& e, Dtype t, double m, double n, double k,
+                 double batches = 1);
+// Efficiency factor (0, 1] of one product's shape, before the ceiling.
+double matmul_shape_efficiency(const KernelEfficiency& e, double m, double n, double k);
+// Streaming `bytes` through memory.
+double memory_ms(const Device& d, const KernelEfficiency& e, double bytes);
+// Non-GEMM arithmetic at the vector peak.
+double vector_ms(const Device& d, const KernelEfficiency& e, double flops);
+
+}  // namespace paleo

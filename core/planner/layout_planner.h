@@ -1,0 +1,34 @@
+#pragma once
+// planner/: for a model, a cluster and a global batch, every parallel layout (TP, PP, DP,
+// micro-batch, interleaving, recompute, ZeRO stage; context parallelism for long sequences)
+// that divides the problem, those that fit in memory ranked by step time, with the reasons the
+// best one wins.
+#include <string>
+#include <vector>
+
+#include "core/transformer/training_step.h"
+
+namespace paleo {
+
+struct PlanCandidate {
+  TrainingOptions options;
+  double step_ms = 0;
+  double tokens_per_s = 0;
+  double mfu = 0;
+  double memory_bytes = 0;
+  StepBreakdown breakdown;
+};
+
+struct LayoutPlan {
+  long evaluated = 0;      // layouts that divide the problem
+  long feasible = 0;       // of which fit in memory
+  std::vector<PlanCandidate> ranked;  // the fastest `top`, fastest first
+  std::vector<std::string> why;
+};
+
+// `base` carries what is fixed: precision, sequence, global batch, attention kernel, optimizer,
+// overlap. Everything else is searched.
+LayoutPlan plan_layouts(const TransformerConfig& c, const TrainingOptions& base, const Device& device,
+                        const Cluster& cluster, long top);
+
+}  // namespace paleo

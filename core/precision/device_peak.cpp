@@ -1,0 +1,51 @@
+#include "core/precision/device_peak.h"
+
+#include <cmath>
+
+namespace paleo {
+namespace {
+
+bool has_peak(const Device& d, const char* key) { return d.peak_tensor_gflops.count(key) > 0; }
+
+bool multiple(double x, double of) { return std::fmod(x, of) == 0; }
+
+}  // namespace
+
+Dtype effective_matmul_dtype(const Device& d, Dtype t) {
+  switch (t) {
+    case Dtype::kFp8E4M3:
+    case Dtype::kFp8E5M2:
+      if (has_peak(d, "fp8")) return t;
+      [[fallthrough]];
+    case Dtype::kBf16:
+      if (has_peak(d, "bf16")) return Dtype::kBf16;
+      [[fallthrough]];
+    case Dtype::kFp16:
+      if (has_peak(d, "fp16")) return Dtype::kFp16;
+      return Dtype::kFp32;
+    case Dtype::kTf32:
+      return has_peak(d, "tf32") ? Dtype::kTf32 : Dtype::kFp32;
+    case Dtype::kFp32:
+      return Dtype::kFp32;
+  }
+  return Dtype::kFp32;
+}
+
+bool tensor_core_aligned(Dtype t, double n, double k) {
+  const double elements = 16 / dtype_bytes(t);
+  return multiple(n, elements) && multiple(k, elements);
+}
+
+double dense_peak_gflops(const Device& d, Dtype t) {
+  const Dtype e = effective_matmul_dtype(d, t);
+  if (e == Dtype::kFp32) return d.peak_gflops;
+  return d.peak_tensor_gflops.at(tensor_peak_key(e));
+}
+
+double matmul_peak_gflops(const Device& d, Dtype t, double n, double k) {
+  const Dtype e = effective_matmul_dtype(d, t);
+  if (e == Dtype::kFp32 || !tensor_core_aligned(e, n, k)) return d.peak_gflops;
+  return d.peak_tensor_gflops.at(tensor_peak_key(e));
+}
+
+}  // namespace paleo

@@ -1,0 +1,25 @@
+#pragma once
+// Which peak a kernel reaches on a device in a number format.
+//
+// Matrix products run on the matrix units (tensor cores) at the device's peak for the format
+// when the format is in the device's peak_tensor_gflops table and the product is aligned: its
+// leading dimensions (k and n: the rows of the operands as stored; m, the token count, may be
+// anything) multiples of 16 bytes of the format (8 elements of fp16/bf16, 16 of fp8, 4 of tf32),
+// the rule of cuBLAS for its tensor-core kernels. Otherwise they run at the vector (CUDA core)
+// peak, `peak_gflops`. A format the device lacks falls back to the next wider one it has (fp8 ->
+// bf16 -> fp16 -> vector), as frameworks do. Everything else (element-wise, norms, softmax,
+// reductions, lookups) runs at the vector peak or is memory-bound.
+#include "core/hardware.h"
+#include "core/precision/dtype.h"
+
+namespace paleo {
+
+// The format the device's matrix units actually run for `t` (after fallback); kFp32 when none.
+Dtype effective_matmul_dtype(const Device& d, Dtype t);
+bool tensor_core_aligned(Dtype t, double n, double k);
+// Peak GFLOP/s for an (m x k) by (k x n) product in format t.
+double matmul_peak_gflops(const Device& d, Dtype t, double n, double k);
+// Peak of the format's dense matrix units (the denominator of MFU); the vector peak without any.
+double dense_peak_gflops(const Device& d, Dtype t);
+
+}  // namespace paleo

@@ -1,0 +1,38 @@
+#include "core/transformer/device_groups.h"
+
+#include <algorithm>
+
+namespace paleo {
+
+DeviceGroup device_group(const Cluster& full, long size, long stride) {
+  DeviceGroup g;
+  g.size = size;
+  g.cluster = full;
+  const long per_node_devices = std::max<long>(1, full.devices_per_node);
+  const long members = std::max<long>(1, std::min(size, per_node_devices / std::max<long>(1, stride)));
+  g.cluster.devices_per_node = members;
+  g.cluster.nodes = std::max<long>(1, size / members);
+  // Every group of this kind crosses nodes at once: this one gets its share of the node's NICs.
+  const double share = static_cast<double>(full.nics_per_node) * static_cast<double>(members) /
+                       static_cast<double>(per_node_devices);
+  if (share >= 1) {
+    g.cluster.nics_per_node = static_cast<long>(share);
+  } else {
+    g.cluster.nics_per_node = 1;
+    g.cluster.inter.bandwidth_gb_per_s *= share;
+  }
+  return g;
+}
+
+LayoutGroups layout_groups(const Cluster& full, const ParallelLayout& p) {
+  LayoutGroups l;
+  l.tp = device_group(full, p.tp, 1);
+  l.cp = device_group(full, p.cp, p.tp);
+  l.dp = device_group(full, p.dp, p.tp * p.cp);
+  l.dp_cp = device_group(full, p.dp * p.cp, p.tp);
+  l.ep = device_group(full, p.ep, p.tp);
+  l.pp = device_group(full, p.pp, p.tp * p.cp * p.dp);
+  return l;
+}
+
+}  // namespace paleo

@@ -1,0 +1,104 @@
+#include "core/transformer/inference_step.h"
+
+#include <algorithm>
+
+#include "core/cluster_step.h"
+#include "core/error.h"
+#include "core/transformer/layer_communication.h"
+#include "core/transformer/op_timing.h"
+#include "core/transformer/stage_plan.h"
+
+namespace paleo {
+namespace {
+
+TrainingOptions as_training(const InferenceOptions& o, long seq_len, long tp) {
+  TrainingOptions t;
+  t.parallel.tp = tp;
+  t.precision = o.precision;
+  t.seq_len = seq_len;
+  t.micro_batch = o.batch;
+  t.global_batch = o.batch;
+  t.attention = o.attention;
+  return t;
+}
+
+double forward_ms(const std::vector<TransformerOp>& ops, const Device& d, const KernelEfficiency& e, Dtype t) {
+  double ms = 0;
+  for (const TransformerOp& op : ops) ms += op_time(op, d, e, t).fwd_ms;
+  return ms;
+}
+
+}  // namespace
+
+InferenceEstimate estimate_inference(const TransformerConfig& c, const InferenceOptions& o, const Device& device,
+                                     const Cluster& cluster) {
+  if (c.heads % o.tp != 0 || (c.kv_heads % o.tp != 0 && o.tp % c.kv_heads != 0))
+    throw Error("tensor parallelism " + std::to_string(o.tp) + " does not divide the heads", "", "tp");
+  if (cluster.devices() != o.tp)
+    throw Error("inference runs on tp devices: the cluster has " + std::to_string(cluster.devices()), "", "tp");
+  InferenceEstimate est;
+  const KernelEfficiency& eff = default_kernel_efficiency();
+  const Dtype t = o.precision.compute;
+  const double ab = dtype_bytes(o.precision.activations);
+  LayoutGroups groups = layout_groups(cluster, ParallelLayout{o.tp, 1, 1, 1, 1, 1, false});
+  const CollectiveSettings settings = collective_settings(device, 1);
+  const double layers = static_cast<double>(c.layers);
+
+  // Prefill: the layers over the whole prompt, the head over the last token of each sequence.
+  const OpContext prompt = op_context(c, as_training(o, o.prompt_len, o.tp));
+  const ModelOps prompt_ops = model_ops(c, prompt);
+  const OpContext last = op_context(c, as_training(o, 1, o.tp));
+  const ModelOps last_ops = model_ops(c, last);
+  const LayerCommunication prompt_comm = layer_communication(c, prompt, groups, settings, CommTimes{});
+  const LayerCommunication token_comm = layer_communication(c, last, groups, settings, CommTimes{});
+  const double dense = layers - static_cast<double>(c.moe_layer_count());
+  const double moe = static_cast<double>(c.moe_layer_count());
+  est.prefill_ms = dense * forward_ms(prompt_ops.dense_layer, device, eff, t) +
+                   moe * forward_ms(prompt_ops.moe_layer, device, eff, t) +
+                   forward_ms(prompt_ops.embedding, device, eff, t) + forward_ms(last_ops.head, device, eff, t) +
+                   layers * prompt_comm.tp_layer.fwd_ms + prompt_comm.embedding.fwd_ms + token_comm.head.fwd_ms;
+
+  // Decode: one token per sequence; the attention reads the KV cache at the mean length.
+  const double mean_kv = static_cast<double>(o.prompt_len) + static_cast<double>(o.generate_len) / 2;
+  const double kv_per_device = std::max(static_cast<double>(c.kv_size()) / static_cast<double>(o.tp),
+                                        static_cast<double>(c.head_dim));
+  auto decode_layer = [&](const std::vector<TransformerOp>& ops) {
+    double ms = 0;
+    for (const TransformerOp& op : ops) {
+      if (op.op_class != OpClass::kAttention) {
+        ms += op_time(op, device, eff, t).fwd_ms;
+        continue;
+      }
+      // Each key/value head serves its group of query heads: per (sequence, kv head) a
+      // (group x d) by (d x L) product reading K and a (group x L) by (L x d) one reading V.
+      const double group = static_cast<double>(c.heads / c.kv_heads);
+      const double kv_heads = kv_per_device / static_cast<double>(c.head_dim);
+      const double batches = static_cast<double>(o.batch) * kv_heads;
+      ms += matmul_ms(device, eff, t, group, mean_kv, op.k, batches) +
+            matmul_ms(device, eff, t, group, op.k, mean_kv, batches) + eff.kernel_overhead_ms;
+    }
+    return ms;
+  };
+  est.tp_comm_per_token_ms = layers * token_comm.tp_layer.fwd_ms + token_comm.embedding.fwd_ms + token_comm.head.fwd_ms;
+  est.decode_ms_per_token = dense * decode_layer(last_ops.dense_layer) + moe * decode_layer(last_ops.moe_layer) +
+                            forward_ms(last_ops.embedding, device, eff, t) + forward_ms(last_ops.head, device, eff, t) +
+                            est.tp_comm_per_token_ms;
+  est.total_ms = est.prefill_ms + static_cast<double>(o.generate_len) * est.decode_ms_per_token;
+  est.decode_tokens_per_s = static_cast<double>(o.batch) / est.decode_ms_per_token * 1e3;
+
+  // Memory: the weights, the cache at its full length, and the prefill's largest activation.
+  double params = ops_params(prompt_ops.embedding) + ops_params(prompt_ops.head) +
+                  dense * ops_params(prompt_ops.dense_layer) + moe * ops_params(prompt_ops.moe_layer);
+  est.weights_bytes = params * dtype_bytes(o.precision.params);
+  est.kv_cache_bytes = 2 * layers * static_cast<double>(o.batch) * kv_per_device *
+                       static_cast<double>(o.prompt_len + o.generate_len) * ab;
+  double transient = 0;
+  for (const TransformerOp& op : prompt_ops.dense_layer) transient = std::max(transient, op.saved_bytes);
+  est.memory_per_device_bytes = est.weights_bytes + est.kv_cache_bytes + 2 * transient;
+  est.capacity_bytes = device.memory_bytes;
+  est.fits = device.memory_bytes <= 0 || est.memory_per_device_bytes <= device.memory_bytes;
+  if (!est.fits) est.warnings.push_back("does not fit: weights and KV cache exceed the device memory");
+  return est;
+}
+
+}  // namespace paleo

@@ -1,0 +1,41 @@
+#pragma once
+// Inference under tensor parallelism: the prefill of the prompt (a forward pass over it, logits
+// of the last token only) and the decode of each further token (every weight and the KV cache
+// read once per token: memory-bound at small batches); KV-cache memory.
+#include <string>
+#include <vector>
+
+#include "core/hardware.h"
+#include "core/link.h"
+#include "core/transformer/training_options.h"
+
+namespace paleo {
+
+struct InferenceOptions {
+  long batch = 1;
+  long prompt_len = 2048;
+  long generate_len = 128;
+  long tp = 1;
+  PrecisionPolicy precision = precision_policy("bf16", "precision");
+  AttentionKernel attention = AttentionKernel::kFlash;
+};
+
+struct InferenceEstimate {
+  double prefill_ms = 0;                // = time to the first token
+  double decode_ms_per_token = 0;       // one step of the batch, at the mean KV length
+  double total_ms = 0;                  // prefill + every decode step
+  double decode_tokens_per_s = 0;       // batch / decode step
+  double tp_comm_per_token_ms = 0;      // of the decode step
+  double weights_bytes = 0;             // per device
+  double kv_cache_bytes = 0;            // per device, at prompt + generated tokens
+  double memory_per_device_bytes = 0;
+  double capacity_bytes = 0;
+  bool fits = true;
+  std::vector<std::string> warnings;
+};
+
+// Throws paleo::Error (field "tp") when tp does not divide the heads or the node.
+InferenceEstimate estimate_inference(const TransformerConfig& c, const InferenceOptions& o, const Device& device,
+                                     const Cluster& cluster);
+
+}  // namespace paleo

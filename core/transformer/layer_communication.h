@@ -1,0 +1,32 @@
+#pragma once
+// Communication inside the forward and backward of one micro-batch: tensor parallelism
+// (Megatron: two all-reduces per layer forward and two backward; with sequence parallelism an
+// all-gather and a reduce-scatter in place of each), expert parallelism (all-to-all dispatch and
+// combine), context parallelism (ring attention passes keys and values, overlapped with the
+// attention), and the embedding and vocabulary-parallel head. Exposed: Megatron runs TP
+// collectives on the critical path.
+#include "core/collectives.h"
+#include "core/transformer/device_groups.h"
+#include "core/transformer/layer_ops.h"
+
+namespace paleo {
+
+struct CommTimes {
+  double fwd_ms = 0;
+  double bwd_ms = 0;
+};
+
+struct LayerCommunication {
+  CommTimes tp_layer;     // per layer
+  CommTimes ep_moe_layer; // per MoE layer (all-to-all)
+  CommTimes cp_layer;     // per layer, exposed after overlap with the attention kernel
+  CommTimes embedding;
+  CommTimes head;
+  double tp_message_bytes = 0;  // one TP collective's full message (T x h)
+};
+
+// `attention` is one layer's attention-core time (what ring attention overlaps with).
+LayerCommunication layer_communication(const TransformerConfig& c, const OpContext& x, const LayoutGroups& g,
+                                       const CollectiveSettings& settings, CommTimes attention);
+
+}  // namespace paleo

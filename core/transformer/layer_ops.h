@@ -1,0 +1,62 @@
+#pragma once
+// The operators of a transformer, per device and per micro-batch, under tensor, sequence,
+// context and expert parallelism: their FLOPs (executed, and counted the conventional way for
+// MFU), memory traffic, parameters and the activations each keeps for the backward pass
+// (Korthikanti et al. 2022, section 4, generalised to GQA, gated MLPs, flash attention and
+// other formats). Communication is not here (transformer/tp_communication.h).
+#include <string>
+#include <vector>
+
+#include "core/transformer/training_options.h"
+
+namespace paleo {
+
+enum class OpClass { kMatmul, kAttention, kMemory };
+
+struct TransformerOp {
+  std::string name;          // "attention.qkv"
+  std::string type;          // "Linear", "Attention", "LayerNorm", ...
+  OpClass op_class = OpClass::kMemory;
+  // kMatmul: `batches` products of (m x k) by (k x n). kAttention: per (batch x head), queries m,
+  // keys n, head size k; two products (scores and context).
+  double m = 0, n = 0, k = 0, batches = 1;
+  double causal_fraction = 1;  // kAttention with a causal flash kernel skips masked blocks
+  double fwd_bytes = 0;      // memory traffic of kMemory ops (kMatmul: derived from the shape)
+  double bwd_bytes = 0;
+  double params = 0;         // on this device
+  double saved_bytes = 0;    // activations kept for the backward pass (no recompute)
+  bool attention_core = false;  // recomputed (and its activations dropped) by selective recompute
+  bool moe = false;          // an expert MLP operator
+  bool flash = false;        // kAttention as one fused kernel that recomputes scores backward
+  double model_scale = 1;    // share of the FLOPs the model counts (the head: vocab / padded vocab)
+  // FLOPs in the model convention (full s x s attention, unpadded vocabulary; 2 per
+  // multiply-add), forward.
+  double model_flops_fwd() const;
+  // Executed FLOPs: forward, backward (data + weight gradients).
+  double fwd_flops() const;
+  double bwd_flops() const;
+};
+
+struct OpContext {
+  double micro_batch = 1;
+  double seq_len = 2048;
+  long tp = 1, cp = 1, ep = 1;
+  bool sequence_parallel = false;
+  Dtype activations = Dtype::kBf16;
+  AttentionKernel attention = AttentionKernel::kFlash;
+  double vocab_padded = 0;   // Megatron pads the vocabulary to a multiple of 128 x tp
+};
+
+OpContext op_context(const TransformerConfig& c, const TrainingOptions& o);
+double padded_vocab(long vocab, long tp);
+
+// One transformer layer (dense or MoE MLP), the input embedding, the output head with its loss.
+std::vector<TransformerOp> layer_ops(const TransformerConfig& c, const OpContext& x, bool moe_layer);
+std::vector<TransformerOp> embedding_ops(const TransformerConfig& c, const OpContext& x);
+std::vector<TransformerOp> head_ops(const TransformerConfig& c, const OpContext& x);
+
+// Bytes a layer keeps for its backward pass under a recompute policy.
+double layer_saved_bytes(const std::vector<TransformerOp>& ops, Recompute r, const OpContext& x,
+                         const TransformerConfig& c);
+
+}  // namespace paleo

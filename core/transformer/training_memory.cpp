@@ -1,0 +1,83 @@
+#include "core/transformer/training_memory.h"
+
+#include <algorithm>
+
+namespace paleo {
+namespace {
+
+constexpr double kCublasWorkspaceBytes = 32.0 * 1024 * 1024;
+constexpr double kAmaxHistory = 1024;  // Transformer Engine's default amax history length
+
+double ops_saved(const std::vector<TransformerOp>& ops) {
+  double b = 0;
+  for (const TransformerOp& op : ops) b += op.saved_bytes;
+  return b;
+}
+
+}  // namespace
+
+int optimizer_moments(Optimizer o) { return o == Optimizer::kAdam ? 2 : o == Optimizer::kMomentum ? 1 : 0; }
+
+ModelStateBytes model_state_bytes(double params, const PrecisionPolicy& p, Optimizer o, int zero, long shards) {
+  const double nd = static_cast<double>(std::max<long>(1, shards));
+  ModelStateBytes m;
+  m.params = params * dtype_bytes(p.params) / (zero >= 3 ? nd : 1);
+  m.gradients = params * dtype_bytes(p.gradients) / (zero >= 2 ? nd : 1);
+  m.optimizer = params * p.optimizer_bytes_per_param(optimizer_moments(o)) / (zero >= 1 ? nd : 1);
+  return m;
+}
+
+double in_flight_micro_batches(const std::string& schedule, long stage, long pp, long v, long m) {
+  if (schedule == "gpipe") return static_cast<double>(m);
+  double kept = static_cast<double>(pp - stage);
+  if (v > 1) kept += static_cast<double>(pp - 1) / static_cast<double>(v);
+  return std::min(static_cast<double>(m), kept);
+}
+
+double stage_activation_bytes(const StagePlan& s, const ModelOps& ops, const TransformerConfig& c,
+                              const OpContext& x, Recompute r) {
+  double bytes = static_cast<double>(s.layers - s.moe_layers) * layer_saved_bytes(ops.dense_layer, r, x, c);
+  if (s.moe_layers) bytes += static_cast<double>(s.moe_layers) * layer_saved_bytes(ops.moe_layer, r, x, c);
+  if (s.embedding) bytes += ops_saved(ops.embedding);
+  if (s.head) bytes += ops_saved(ops.head);
+  return bytes;
+}
+
+TransformerMemory training_memory(const TransformerConfig& c, const TrainingOptions& o, const ModelOps& ops,
+                                  const OpContext& x, const std::vector<StagePlan>& stages, double capacity_bytes) {
+  const ParallelLayout& p = o.parallel;
+  const long shards = p.dp * p.cp;
+  TransformerMemory worst;
+  for (std::size_t i = 0; i < stages.size(); ++i) {
+    const StagePlan& s = stages[i];
+    TransformerMemory m;
+    m.stage = static_cast<long>(i);
+    m.capacity_bytes = capacity_bytes;
+    const ModelStateBytes states = model_state_bytes(s.params, o.precision, o.optimizer, o.zero, shards);
+    m.params_bytes = states.params;
+    m.gradients_bytes = states.gradients;
+    m.optimizer_bytes = states.optimizer;
+    const double in_flight = in_flight_micro_batches(o.schedule, m.stage, p.pp, p.virtual_stages, o.micro_batches());
+    m.activations_bytes = in_flight * stage_activation_bytes(s, ops, c, x, o.recompute);
+    if (o.precision.fp8) {
+      // An fp8 copy of every weight, and per linear operator three amax histories (input,
+      // weight, gradient) with their scales.
+      double linears = 0;
+      for (const TransformerOp& op : ops.dense_layer) linears += op.op_class == OpClass::kMatmul ? 1 : 0;
+      m.fp8_state_bytes = s.params + static_cast<double>(s.layers) * linears * 3 * (kAmaxHistory + 2) * 4;
+    }
+    // Transient buffers: cuBLAS workspace; full recompute rebuilds one layer's activations; the
+    // head's logits before their fp32 conversion; ZeRO-3 gathers two layers' weights ahead.
+    double transient = 0;
+    if (o.recompute != Recompute::kNone) transient = layer_saved_bytes(ops.dense_layer, Recompute::kNone, x, c);
+    if (s.head)
+      for (const TransformerOp& op : ops.head)
+        if (op.name == "head.logits") transient = std::max(transient, op.m * op.n * dtype_bytes(x.activations));
+    m.workspace_bytes = kCublasWorkspaceBytes + transient;
+    if (o.zero >= 3) m.workspace_bytes += 2 * ops_params(ops.dense_layer) * dtype_bytes(o.precision.params);
+    if (i == 0 || m.total_bytes() > worst.total_bytes()) worst = m;
+  }
+  return worst;
+}
+
+}  // namespace paleo

@@ -1,0 +1,26 @@
+#include "core/transformer/training_options.h"
+
+#include "core/error.h"
+
+namespace paleo {
+
+const char* recompute_name(Recompute r) {
+  return r == Recompute::kFull ? "full" : r == Recompute::kSelective ? "selective" : "none";
+}
+
+Recompute parse_recompute(const std::string& s, const std::string& field) {
+  if (s == "none") return Recompute::kNone;
+  if (s == "selective") return Recompute::kSelective;
+  if (s == "full") return Recompute::kFull;
+  throw Error("must be \"none\", \"selective\" or \"full\", got \"" + s + "\"", "", field);
+}
+
+const char* attention_name(AttentionKernel a) { return a == AttentionKernel::kFlash ? "flash" : "materialized"; }
+
+AttentionKernel parse_attention(const std::string& s, const std::string& field) {
+  if (s == "flash") return AttentionKernel::kFlash;
+  if (s == "materialized") return AttentionKernel::kMaterialized;
+  throw Error("must be \"flash\" or \"materialized\", got \"" + s + "\"", "", field);
+}
+
+}  // namespace paleo

@@ -1,0 +1,327 @@
+#include "core/transformer/training_step.h"
+
+#include <algorithm>
+
+#include "core/cluster_step.h"
+#include "core/error.h"
+#include "core/pipeline.h"
+#include "core/precision/device_peak.h"
+#include "core/transformer/layer_communication.h"
+#include "core/transformer/op_timing.h"
+
+namespace paleo {
+namespace {
+
+struct OpsTime {
+  double fwd_ms = 0, bwd_ms = 0;
+  double recompute_ms = 0;          // forward work redone in the backward pass
+  CommTimes attention;              // the attention core (what ring attention hides behind)
+};
+
+OpsTime time_ops(const std::vector<TransformerOp>& ops, const Device& d, const KernelEfficiency& e, Dtype t,
+                 Recompute r, bool is_layer) {
+  OpsTime out;
+  for (const TransformerOp& op : ops) {
+    const OpTime ot = op_time(op, d, e, t);
+    out.fwd_ms += ot.fwd_ms;
+    out.bwd_ms += ot.bwd_ms;
+    if (op.attention_core) {
+      out.attention.fwd_ms += ot.fwd_ms;
+      out.attention.bwd_ms += ot.bwd_ms;
+    }
+    // Selective recompute reruns the attention core; flash attention's backward already
+    // recomputes its scores, so there is nothing more to redo.
+    const bool redo = is_layer && (r == Recompute::kFull ||
+                                   (r == Recompute::kSelective && op.attention_core && !op.flash));
+    if (redo) out.recompute_ms += ot.fwd_ms;
+  }
+  return out;
+}
+
+double model_flops(const std::vector<TransformerOp>& ops) {
+  double f = 0;
+  for (const TransformerOp& op : ops) f += op.model_flops_fwd();
+  return f;
+}
+
+double recompute_model_flops(const std::vector<TransformerOp>& ops, Recompute r) {
+  double f = 0;
+  for (const TransformerOp& op : ops)
+    if (r == Recompute::kFull || (r == Recompute::kSelective && op.attention_core && !op.flash)) f += op.model_flops_fwd();
+  return f;
+}
+
+double collective(CollectiveOp op, const DeviceGroup& g, double bytes, const CollectiveSettings& s) {
+  if (g.size <= 1 || bytes <= 0) return 0;
+  return cluster_collective(op, CollectiveAlgorithm::kAuto, g.cluster, bytes, s).time_ms();
+}
+
+void add_rows(std::vector<OpRow>& rows, const std::vector<TransformerOp>& ops, double count, const Device& d,
+              const KernelEfficiency& e, Dtype t) {
+  if (count <= 0) return;
+  for (const TransformerOp& op : ops) {
+    const OpTime ot = op_time(op, d, e, t);
+    OpRow r;
+    r.name = op.name;
+    r.type = op.type;
+    r.count = count;
+    r.fwd_ms = ot.fwd_ms;
+    r.bwd_ms = ot.bwd_ms;
+    r.fwd_flops = op.fwd_flops();
+    r.bwd_flops = op.bwd_flops();
+    r.params = op.params;
+    r.saved_bytes = op.saved_bytes;
+    if (op.op_class != OpClass::kMemory) {
+      r.m = op.m;
+      r.n = op.n;
+      r.k = op.k;
+    }
+    rows.push_back(r);
+  }
+}
+
+std::string count_text(long n) { return std::to_string(n); }
+
+}  // namespace
+
+void check_training_layout(const TransformerConfig& c, const TrainingOptions& o, long devices) {
+  const ParallelLayout& p = o.parallel;
+  if (c.heads % p.tp != 0)
+    throw Error("tensor parallelism " + count_text(p.tp) + " does not divide the " + count_text(c.heads) + " heads", "", "tp");
+  if (c.kv_heads % p.tp != 0 && p.tp % c.kv_heads != 0)
+    throw Error("tensor parallelism " + count_text(p.tp) + " and the " + count_text(c.kv_heads) +
+                    " key/value heads do not divide each other", "", "tp");
+  if (p.pp * p.virtual_stages > c.layers)
+    throw Error("more pipeline chunks (" + count_text(p.pp * p.virtual_stages) + ") than layers (" +
+                    count_text(c.layers) + ")", "", "pp");
+  if (p.virtual_stages > 1 && p.pp == 1) throw Error("interleaving needs pipeline parallelism (pp > 1)", "", "virtual_stages");
+  if (p.virtual_stages > 1 && o.schedule == "gpipe")
+    throw Error("interleaved stages need the 1f1b schedule", "", "virtual_stages");
+  if (p.devices() != devices)
+    throw Error("tp x pp x dp x cp = " + count_text(p.devices()) + " but the cluster has " + count_text(devices) +
+                    " devices", "", "dp");
+  if (o.global_batch % (p.dp * o.micro_batch) != 0)
+    throw Error("the global batch " + count_text(o.global_batch) + " is not a multiple of dp x micro_batch = " +
+                    count_text(p.dp * o.micro_batch), "", "global_batch");
+  if (o.seq_len % p.cp != 0)
+    throw Error("context parallelism " + count_text(p.cp) + " does not divide the sequence " + count_text(o.seq_len), "", "cp");
+  if (p.ep > 1 && !c.moe.enabled()) throw Error("expert parallelism needs a mixture-of-experts model", "", "ep");
+  if (c.moe.enabled() && (c.moe.experts % p.ep != 0 || (p.dp * p.cp) % p.ep != 0))
+    throw Error("expert parallelism " + count_text(p.ep) + " must divide the experts (" + count_text(c.moe.experts) +
+                    ") and dp x cp (" + count_text(p.dp * p.cp) + ")", "", "ep");
+  if (o.zero < 0 || o.zero > 3) throw Error("must be 0, 1, 2 or 3", "", "zero");
+}
+
+TransformerMemory estimate_training_memory(const TransformerConfig& c, const TrainingOptions& o, double capacity_bytes) {
+  const OpContext x = op_context(c, o);
+  const ModelOps ops = model_ops(c, x);
+  return training_memory(c, o, ops, x, stage_plans(c, o.parallel, ops), capacity_bytes);
+}
+
+TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOptions& o, const Device& device,
+                                   const Cluster& cluster, bool detailed) {
+  check_training_layout(c, o, cluster.devices());
+  TrainingEstimate est;
+  est.model = c;
+  est.options = o;
+  est.parameters = parameter_count(c);
+  est.devices = cluster.devices();
+  const ParallelLayout& p = o.parallel;
+  const long m = o.micro_batches();
+  est.micro_batches = m;
+
+  const OpContext x = op_context(c, o);
+  const ModelOps ops = model_ops(c, x);
+  const std::vector<StagePlan> stages = stage_plans(c, p, ops);
+  const KernelEfficiency& eff = default_kernel_efficiency();
+  const Dtype t = o.precision.compute;
+
+  const OpsTime dense = time_ops(ops.dense_layer, device, eff, t, o.recompute, true);
+  const OpsTime moe = time_ops(ops.moe_layer, device, eff, t, o.recompute, true);
+  const OpsTime embedding = time_ops(ops.embedding, device, eff, t, o.recompute, false);
+  const OpsTime head = time_ops(ops.head, device, eff, t, o.recompute, false);
+
+  const LayoutGroups groups = layout_groups(cluster, p);
+  const CollectiveSettings settings = collective_settings(device, 1);
+  const LayerCommunication comm = layer_communication(c, x, groups, settings, dense.attention);
+  const bool full = o.recompute == Recompute::kFull;
+
+  // Pipeline sends: one micro-batch's activations per chunk boundary, each way.
+  double p2p_ms = 0;
+  if (p.pp > 1) {
+    double bytes = comm.tp_message_bytes;
+    if (o.pp_scatter_gather && p.tp > 1) bytes /= static_cast<double>(p.tp);
+    const Link& link = groups.pp.crosses_nodes() ? groups.pp.cluster.inter : groups.pp.cluster.intra;
+    p2p_ms = link.alpha_ms() + bytes * link.ms_per_byte();
+  }
+
+  // Forward and backward of one micro-batch on each stage.
+  struct StageTime {
+    double fwd = 0, bwd = 0, compute = 0, recompute = 0, tp = 0, cp = 0, ep = 0, pp = 0, zero3 = 0;
+  };
+  std::vector<StageTime> st(stages.size());
+  for (std::size_t i = 0; i < stages.size(); ++i) {
+    const StagePlan& s = stages[i];
+    StageTime& a = st[i];
+    const double dense_layers = static_cast<double>(s.layers - s.moe_layers), moe_layers = static_cast<double>(s.moe_layers);
+    const double layers = static_cast<double>(s.layers);
+    double fwd_compute = dense_layers * dense.fwd_ms + moe_layers * moe.fwd_ms;
+    double bwd_compute = dense_layers * dense.bwd_ms + moe_layers * moe.bwd_ms;
+    a.recompute = dense_layers * dense.recompute_ms + moe_layers * moe.recompute_ms;
+    a.tp = layers * (comm.tp_layer.fwd_ms + comm.tp_layer.bwd_ms + (full ? comm.tp_layer.fwd_ms : 0));
+    a.cp = layers * (comm.cp_layer.fwd_ms + comm.cp_layer.bwd_ms);
+    a.ep = moe_layers * (comm.ep_moe_layer.fwd_ms + comm.ep_moe_layer.bwd_ms + (full ? comm.ep_moe_layer.fwd_ms : 0));
+    double fwd_comm = layers * (comm.tp_layer.fwd_ms + comm.cp_layer.fwd_ms) + moe_layers * comm.ep_moe_layer.fwd_ms;
+    if (s.embedding) {
+      fwd_compute += embedding.fwd_ms;
+      bwd_compute += embedding.bwd_ms;
+      fwd_comm += comm.embedding.fwd_ms;
+      a.tp += comm.embedding.fwd_ms + comm.embedding.bwd_ms;
+    }
+    if (s.head) {
+      fwd_compute += head.fwd_ms;
+      bwd_compute += head.bwd_ms;
+      fwd_comm += comm.head.fwd_ms;
+      a.tp += comm.head.fwd_ms + comm.head.bwd_ms;
+    }
+    a.pp = p.pp > 1 ? 2 * static_cast<double>(p.virtual_stages) * p2p_ms : 0;
+    a.compute = fwd_compute + bwd_compute + a.recompute;
+    a.fwd = fwd_compute + fwd_comm + a.pp / 2;
+    a.bwd = a.compute - fwd_compute + (a.tp + a.cp + a.ep - fwd_comm) + a.pp / 2;
+    if (o.zero >= 3 && p.dp * p.cp > 1) {
+      // FSDP gathers the stage's weights for each forward and backward and scatters its
+      // gradients, prefetching behind the compute.
+      const double weights = s.params * dtype_bytes(o.precision.params) * static_cast<double>(p.dp * p.cp);
+      const double grads = s.params * dtype_bytes(o.precision.grad_reduce) * static_cast<double>(p.dp * p.cp);
+      const double gather = collective(CollectiveOp::kAllGather, groups.dp_cp, weights, settings);
+      const double scatter = collective(CollectiveOp::kReduceScatter, groups.dp_cp, grads, settings);
+      const double f = std::max(0.0, gather - fwd_compute), b = std::max(0.0, gather + scatter - (a.compute - fwd_compute));
+      a.zero3 = f + b;
+      a.fwd += f;
+      a.bwd += b;
+    }
+  }
+
+  // The pipeline: m micro-batches through the slowest stage, plus the fill and drain of the
+  // others (shortened v times by interleaving). Balanced stages: bubble (p - 1) / v stage times.
+  std::size_t slowest = 0;
+  std::vector<double> stage_ms;
+  for (std::size_t i = 0; i < st.size(); ++i) {
+    stage_ms.push_back(st[i].fwd + st[i].bwd);
+    if (stage_ms[i] > stage_ms[slowest]) slowest = i;
+  }
+  const double slowest_ms = stage_ms[slowest];
+  est.pipeline_ms = interleaved_pipeline_ms(stage_ms, m, p.virtual_stages);
+  StepBreakdown& b = est.breakdown;
+  b.bubble_ms = est.pipeline_ms - static_cast<double>(m) * slowest_ms;
+  est.bubble_fraction = b.bubble_ms / (static_cast<double>(m) * slowest_ms);
+  const StageTime& w = st[slowest];
+  const double md = static_cast<double>(m);
+  b.compute_ms = md * w.compute;
+  b.recompute_ms = md * w.recompute;
+  b.tp_comm_ms = md * w.tp;
+  b.cp_comm_ms = md * w.cp;
+  b.ep_comm_ms = md * w.ep;
+  b.pp_comm_ms = md * w.pp;
+  b.zero3_exposed_ms = md * w.zero3;
+
+  // Data-parallel gradient reduction and the optimizer, per stage; the last to finish counts.
+  const long shards = p.dp * p.cp;
+  double tail_ms = 0;
+  for (std::size_t i = 0; i < stages.size(); ++i) {
+    const double params = stages[i].params;
+    double reduce = 0, gather = 0;
+    if (shards > 1 && o.zero <= 2) {
+      const double grads = params * dtype_bytes(o.precision.grad_reduce);
+      if (o.zero == 0) {
+        reduce = collective(CollectiveOp::kAllReduce, groups.dp_cp, grads, settings);
+      } else {
+        // ZeRO-1/2: reduce-scatter the gradients, update the shard, all-gather the weights.
+        reduce = collective(CollectiveOp::kReduceScatter, groups.dp_cp, grads, settings);
+        gather = collective(CollectiveOp::kAllGather, groups.dp_cp, params * dtype_bytes(o.precision.params), settings);
+      }
+    }
+    const double window = o.overlap ? st[i].bwd : 0;
+    const double exposed = std::max(0.0, reduce - window) + gather;
+    // Adam: read and write the master weights and both moments, read the gradient, write the
+    // low-precision weights (one fused multi-tensor kernel per group of tensors).
+    const double local = params / static_cast<double>(o.zero >= 1 ? shards : 1);
+    const double per_param = 2 * (o.precision.master_weights ? 4.0 : dtype_bytes(o.precision.params)) +
+                             2.0 * optimizer_moments(o.optimizer) * dtype_bytes(o.precision.optimizer_state) +
+                             dtype_bytes(o.precision.gradients) +
+                             (o.precision.master_weights ? dtype_bytes(o.precision.params) : 0);
+    const double optimizer = memory_ms(device, eff, local * per_param) + 10 * eff.kernel_overhead_ms;
+    if (i == 0 || exposed + optimizer > tail_ms) {
+      tail_ms = exposed + optimizer;
+      b.dp_comm_ms = reduce + gather;
+      b.dp_exposed_ms = exposed;
+      b.optimizer_ms = optimizer;
+    }
+  }
+  est.step_ms = est.pipeline_ms + tail_ms;
+
+  // FLOPs: per device per micro-batch x the TP and CP shards x every micro-batch of the step.
+  const double shards_of_a_micro_batch = static_cast<double>(p.tp * p.cp);
+  const double micro_batches_total = static_cast<double>(o.global_batch / o.micro_batch);
+  const double dense_layers = static_cast<double>(c.layers - c.moe_layer_count());
+  const double moe_layers = static_cast<double>(c.moe_layer_count());
+  const double fwd = dense_layers * model_flops(ops.dense_layer) + moe_layers * model_flops(ops.moe_layer) +
+                     model_flops(ops.embedding) + model_flops(ops.head);
+  const double redo = dense_layers * recompute_model_flops(ops.dense_layer, o.recompute) +
+                      moe_layers * recompute_model_flops(ops.moe_layer, o.recompute);
+  est.model_flops_per_step = 3 * fwd * shards_of_a_micro_batch * micro_batches_total;
+  est.hardware_flops_per_step = est.model_flops_per_step + redo * shards_of_a_micro_batch * micro_batches_total;
+  est.tokens_per_step = static_cast<double>(o.global_batch) * static_cast<double>(o.seq_len);
+  const double step_s = est.step_ms / 1e3;
+  est.tokens_per_s = est.tokens_per_step / step_s;
+  est.samples_per_s = static_cast<double>(o.global_batch) / step_s;
+  const double gpus = static_cast<double>(est.devices);
+  est.model_tflops_per_gpu = est.model_flops_per_step / step_s / gpus / 1e12;
+  est.hardware_tflops_per_gpu = est.hardware_flops_per_step / step_s / gpus / 1e12;
+  est.peak_tflops_per_gpu = dense_peak_gflops(device, t) / 1e3;
+  est.mfu = est.model_tflops_per_gpu / est.peak_tflops_per_gpu;
+  est.hfu = est.hardware_tflops_per_gpu / est.peak_tflops_per_gpu;
+
+  est.memory = training_memory(c, o, ops, x, stages, device.memory_bytes);
+  if (detailed && device.memory_bytes > 0) {
+    // Memory grows with the micro-batch at a fixed number of micro-batches per step.
+    auto fits = [&](long micro) {
+      TrainingOptions trial = o;
+      trial.micro_batch = micro;
+      trial.global_batch = micro * p.dp * m;
+      return estimate_training_memory(c, trial, device.memory_bytes).fits();
+    };
+    long lo = 0, hi = 1;
+    while (hi <= (1L << 20) && fits(hi)) {
+      lo = hi;
+      hi *= 2;
+    }
+    while (hi - lo > 1) {
+      const long mid = lo + (hi - lo) / 2;
+      (fits(mid) ? lo : hi) = mid;
+    }
+    est.max_micro_batch = lo;
+  }
+
+  if (detailed) {
+    add_rows(est.ops, ops.embedding, 1, device, eff, t);
+    add_rows(est.ops, ops.dense_layer, dense_layers, device, eff, t);
+    add_rows(est.ops, ops.moe_layer, moe_layers, device, eff, t);
+    add_rows(est.ops, ops.head, 1, device, eff, t);
+  }
+
+  if (!est.memory.fits()) est.warnings.push_back("does not fit: the fullest stage needs more memory than the device has");
+  if (groups.tp.crosses_nodes())
+    est.warnings.push_back("tensor parallelism spans nodes: its collectives cross the inter-node link");
+  if (c.layers % (p.pp * p.virtual_stages) != 0)
+    est.warnings.push_back("the layers do not divide evenly into the pipeline chunks: stages are unbalanced");
+  if (effective_matmul_dtype(device, t) != t && t != Dtype::kFp32)
+    est.warnings.push_back(std::string("the device has no ") + dtype_name(t) + " matrix units: products run as " +
+                           dtype_name(effective_matmul_dtype(device, t)));
+  if (x.vocab_padded != static_cast<double>(c.vocab))
+    est.warnings.push_back("the vocabulary is padded to " + std::to_string(static_cast<long>(x.vocab_padded)) +
+                           " (a multiple of 128 x tp) as Megatron-LM does");
+  return est;
+}
+
+}  // namespace paleo
