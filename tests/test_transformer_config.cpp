@@ -365,6 +365,12 @@ TEST_CASE("the transformer validation cases are runnable requests with their sou
     CHECK(r["global_batch"] == (*source)["global_batch_size"]);
     CHECK(r["recompute"] == "full");
     CHECK(r["attention"] == "materialized");
-    CHECK_FALSE(r.contains("micro_batch"));  // not stated by either paper
+    // Megatron-LM 2019 states the per-GPU batch (no gradient accumulation); 2021 states none.
+    if (r.contains("micro_batch")) {
+      const paleo::Json& per_device = (*source)["per_device_batch_size"];
+      const long dp = devices / model_parallel;
+      CHECK(r["micro_batch"].get<long>() * dp == r["global_batch"].get<long>());
+      if (per_device.is_number()) CHECK(r["micro_batch"] == per_device);
+    }
   }
 }

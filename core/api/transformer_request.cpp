@@ -47,12 +47,13 @@ const std::vector<std::string>& transformer_request_fields() {
   return fields;
 }
 
+// Products of counts are taken in double: `long` is 32 bits in WebAssembly.
 long layout_devices(const Json& request) {
-  long devices = 1;
+  double devices = 1;
   for (const char* field : {"tp", "pp", "cp", "dp"})
-    if (request.contains(field)) devices *= read_count_field(request, field, 1, 4096);
+    if (request.contains(field)) devices *= static_cast<double>(read_count_field(request, field, 1, 1000000));
   if (devices > 1000000) throw Error("tp x pp x cp x dp is more than 1000000 devices", "", "dp");
-  return devices;
+  return static_cast<long>(devices);
 }
 
 TransformerRequest parse_transformer_request(const Json& request, long devices) {
@@ -69,6 +70,8 @@ TransformerRequest parse_transformer_request(const Json& request, long devices) 
   if (request.contains("ep")) p.ep = read_count_field(request, "ep", 1, 65536);
   if (request.contains("virtual_stages")) p.virtual_stages = read_count_field(request, "virtual_stages", 1, 1024);
   if (request.contains("sequence_parallel")) p.sequence_parallel = read_flag(request, "sequence_parallel");
+  if (static_cast<double>(p.tp) * static_cast<double>(p.pp) * static_cast<double>(p.cp) > 1000000)
+    throw Error("tp x pp x cp is more than 1000000 devices", "", "tp");
   const long model_parallel = p.tp * p.pp * p.cp;
   if (request.contains("dp")) {
     p.dp = read_count_field(request, "dp", 1, 1000000);
@@ -83,6 +86,10 @@ TransformerRequest parse_transformer_request(const Json& request, long devices) 
     o.micro_batch = read_count_field(request, "micro_batch", 1, 1 << 20);
     t.micro_batch_given = true;
   }
+  if (static_cast<double>(p.dp) * static_cast<double>(model_parallel) > 1000000)
+    throw Error("tp x pp x cp x dp is more than 1000000 devices", "", "dp");
+  if (static_cast<double>(p.dp) * static_cast<double>(o.micro_batch) > (1 << 26))
+    throw Error("dp x micro_batch is more than 2^26 sequences", "", "micro_batch");
   o.global_batch = p.dp * o.micro_batch;
   if (request.contains("global_batch")) {
     o.global_batch = read_count_field(request, "global_batch", 1, 1 << 26);

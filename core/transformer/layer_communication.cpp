@@ -46,7 +46,7 @@ LayerCommunication layer_communication(const TransformerConfig& c, const OpConte
   if (x.cp > 1) {
     // Ring attention: every device receives the keys and values of the whole sequence forward,
     // and sends their gradients back, overlapped with its attention blocks.
-    const double kv = 2 * tokens * static_cast<double>(c.kv_size()) / static_cast<double>(x.tp) * ab *
+    const double kv = 2 * tokens * std::max(static_cast<double>(c.kv_size()) / static_cast<double>(x.tp), static_cast<double>(c.head_dim)) * ab *
                       static_cast<double>(x.cp);
     const double gather = collective_ms(CollectiveOp::kAllGather, g.cp, kv, s);
     const double scatter = collective_ms(CollectiveOp::kReduceScatter, g.cp, kv, s);

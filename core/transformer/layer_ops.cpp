@@ -1,5 +1,6 @@
 #include "core/transformer/layer_ops.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace paleo {
@@ -151,7 +152,9 @@ OpContext op_context(const TransformerConfig& c, const TrainingOptions& o) {
 
 std::vector<TransformerOp> layer_ops(const TransformerConfig& c, const OpContext& x, bool moe_layer) {
   const Dims d = dims(c, x);
-  const double q = static_cast<double>(c.q_size()) / d.t, kv = static_cast<double>(c.kv_size()) / d.t;
+  // With fewer key/value heads than TP ranks each rank keeps (a replica of) one.
+  const double q = static_cast<double>(c.q_size()) / d.t;
+  const double kv = std::max(static_cast<double>(c.kv_size()) / d.t, static_cast<double>(c.head_dim));
   const double bias = c.bias ? 1 : 0, qkv_bias = (c.bias || c.qkv_bias) ? 1 : 0;
   std::vector<TransformerOp> ops;
   ops.push_back(norm_op("attention.norm", c, d));

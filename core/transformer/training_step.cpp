@@ -191,8 +191,9 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
     if (o.zero >= 3 && p.dp * p.cp > 1) {
       // FSDP gathers the stage's weights for each forward and backward and scatters its
       // gradients, prefetching behind the compute.
-      const double weights = s.params * dtype_bytes(o.precision.params) * static_cast<double>(p.dp * p.cp);
-      const double grads = s.params * dtype_bytes(o.precision.grad_reduce) * static_cast<double>(p.dp * p.cp);
+      // Collective sizes are the full (gathered) vectors: the stage's weights and gradients.
+      const double weights = s.params * dtype_bytes(o.precision.params);
+      const double grads = s.params * dtype_bytes(o.precision.grad_reduce);
       const double gather = collective(CollectiveOp::kAllGather, groups.dp_cp, weights, settings);
       const double scatter = collective(CollectiveOp::kReduceScatter, groups.dp_cp, grads, settings);
       const double f = std::max(0.0, gather - fwd_compute), b = std::max(0.0, gather + scatter - (a.compute - fwd_compute));
@@ -291,8 +292,10 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
       trial.global_batch = micro * p.dp * m;
       return estimate_training_memory(c, trial, device.memory_bytes).fits();
     };
+    // Bounded so that micro x dp x m stays within 32-bit counts (WebAssembly's `long`).
+    const long cap = std::min(1L << 20, (1L << 30) / std::max(1L, p.dp * m));
     long lo = 0, hi = 1;
-    while (hi <= (1L << 20) && fits(hi)) {
+    while (hi <= cap && fits(hi)) {
       lo = hi;
       hi *= 2;
     }
