@@ -86,18 +86,16 @@ PassCost gemm_cost(const CostModel& model, const ConvGeometry& c, bool im2col_bu
   const double holes_f = c.holes_in_filter_fraction();
   const double holes_i = c.holes_in_input_fraction();
   const Shape& in = c.input;
-  double flops = 2 * d(c.kh) * d(c.kw) * d(c.cin);
-  flops *= d(c.output[1]) * d(c.output[2]) * d(c.cout);
-  flops *= d(in[0]);
-  flops *= 1.0 - holes_f;
+  double flops = 2 * c.macs() * (1.0 - holes_f);
   // Moving each non-zero of a zero-dilated gradient.
   if (holes_i > 0) flops += 2 * product(in) * (1.0 - holes_i);
   cost.flops = flops;
   cost.comp_ms = model.comp_ms(flops);
   const double padded_input = d(in[0]) * d(in[1] + 2 * c.pad_h) * d(in[2] + 2 * c.pad_w) * d(in[3]);
   model.add_mem(cost, padded_input * kFloatBytes);
-  model.add_mem(cost, product(c.filter()) * (1.0 - holes_f) * kFloatBytes);
-  model.add_mem(cost, product(c.output) * kFloatBytes);
+  model.add_mem(cost, c.filter_elements() * (1.0 - holes_f) * kFloatBytes);
+  model.add_mem(cost, c.output_elements() * kFloatBytes);
+  // Each group lowers its own cin/groups channels: the groups together lower the whole input.
   if (im2col_buffer) {
     const double lowered = d(in[0]) * d(c.output[1]) * d(c.output[2]) * d(c.kh) * d(c.kw) * d(c.cin) * kFloatBytes;
     model.add_mem(cost, lowered * 2);
@@ -109,9 +107,9 @@ PassCost gemm_cost(const CostModel& model, const ConvGeometry& c, bool im2col_bu
 PassCost transposed_gemm_cost(const CostModel& model, const ConvGeometry& c, bool im2col_buffer) {
   PassCost cost;
   const Shape& in = c.input;
-  model.add_comp(cost, 2 * d(c.kh) * d(c.kw) * d(c.cin) * d(c.output[1]) * d(c.output[2]) * d(c.cout) * d(in[0]));
+  model.add_comp(cost, 2 * c.macs());
   model.add_mem(cost, product(c.output) * kFloatBytes);
-  model.add_mem(cost, product(c.filter()) * kFloatBytes);
+  model.add_mem(cost, c.filter_elements() * kFloatBytes);
   model.add_mem(cost, product(in) * kFloatBytes);
   if (im2col_buffer) {
     const double lowered = d(in[0]) * d(c.output[1]) * d(c.output[2]) * d(c.kh) * d(c.kw) * d(c.cin) * kFloatBytes;
@@ -136,9 +134,11 @@ PassCost fft_cost(const CostModel& model, const ConvGeometry& c, bool tiled) {
     fft_size = d(ph) * d(pw);
     tile_size = d(std::max(ph, pw));
   }
+  // Transforms of the inputs, the filters and the outputs; a grouped convolution transforms
+  // only the filter (or, for a filter-gradient dummy, output) planes its groups hold.
   const double nc = d(in[0]) * d(in[3]);
-  const double ck = d(c.cin) * d(c.cout);
-  const double nk = d(in[0]) * d(c.cout);
+  const double ck = d(c.cin) * d(c.cout) / c.filter_groups();
+  const double nk = d(in[0]) * d(c.cout) / c.output_groups();
   const double filter_transform = filter_1d ? tile_size : fft_size;
   double comp = 0, comm = 0, flops = 0, bytes = 0;
   auto add_comp = [&](double times, double f) { comp += times * model.comp_ms(f); flops += times * f; };
@@ -151,14 +151,14 @@ PassCost fft_cost(const CostModel& model, const ConvGeometry& c, bool tiled) {
   add_mem(1, ck * fft_size * kFloatBytes);
   add_mem(1, ck * filter_transform * kComplexBytes);
   // (2) element-wise complex products.
-  add_comp(tiles, 4 * d(in[0]) * d(in[3]) * d(c.cout) * fft_size);
+  add_comp(tiles, 4 * d(in[0]) * d(in[3]) * d(c.cout) / d(c.groups) * fft_size);
   add_mem(tiles, nc * fft_size * kComplexBytes);
   add_mem(tiles, ck * filter_transform * kComplexBytes);
   add_mem(tiles, nk * fft_size * kComplexBytes);
   // (3) inverse transform and the output.
   add_comp(tiles, nk * fft_flops(fft_size, false, filter_1d));
   add_mem(1, nk * fft_size * kComplexBytes);
-  add_mem(1, product(c.output) * kFloatBytes);
+  add_mem(1, c.output_elements() * kFloatBytes);
   PassCost cost;
   cost.comp_ms = comp;
   cost.comm_ms = comm;
@@ -181,19 +181,22 @@ PassCost winograd_cost(const CostModel& model, const ConvGeometry& c) {
   const double tiles = d(c.output[0]) * d((c.output[1] + kWinogradOutputTile - 1) / kWinogradOutputTile) *
                        d((c.output[2] + kWinogradOutputTile - 1) / kWinogradOutputTile);
   const double cin = d(c.cin), cout = d(c.cout);
+  // Filter pairs (input, output channel): a grouped convolution pairs each output channel with
+  // cin/groups inputs. Winograd never runs a filter-gradient dummy, so groups split channels.
+  const double pairs = cin * cout / d(c.groups);
   // Multiply-adds of the survey's Algorithm 6 with its loop counts; 2 FLOPs each.
-  const double filter_transform = cout * cin * (r * r * alpha + alpha * alpha * r);
+  const double filter_transform = pairs * (r * r * alpha + alpha * alpha * r);
   const double data_transform = tiles * cin * 2 * alpha * alpha * alpha;
-  const double batched_gemm = alpha * alpha * cout * cin * tiles;
+  const double batched_gemm = alpha * alpha * pairs * tiles;
   const double output_transform = cout * tiles * (alpha * alpha * m + m * m * alpha);
   PassCost cost;
   model.add_comp(cost, 2 * (filter_transform + data_transform + batched_gemm + output_transform));
   const Shape& in = c.input;
   const double padded_input = d(in[0]) * d(in[1] + 2 * c.pad_h) * d(in[2] + 2 * c.pad_w) * d(in[3]);
   model.add_mem(cost, padded_input * kFloatBytes);
-  model.add_mem(cost, product(c.filter()) * kFloatBytes);
+  model.add_mem(cost, c.filter_elements() * kFloatBytes);
   model.add_mem(cost, product(c.output) * kFloatBytes);
-  const double transformed = alpha * alpha * (tiles * cin + cin * cout + tiles * cout) * kFloatBytes;
+  const double transformed = alpha * alpha * (tiles * cin + pairs + tiles * cout) * kFloatBytes;
   model.add_mem(cost, 2 * transformed);  // written once, read once
   cost.workspace_bytes = transformed;
   cost.algorithm = "winograd";

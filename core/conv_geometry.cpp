@@ -90,6 +90,7 @@ ConvGeometry data_gradient_conv(const ConvGeometry& c, const std::string& layer)
                              p.pad_w, layer);
   d.holes = p.holes;
   d.holes_in_inputs = true;
+  d.groups = c.groups;
   return d;
 }
 
@@ -101,6 +102,8 @@ ConvGeometry filter_gradient_conv(const ConvGeometry& c, const std::string& laye
                              padding, p.pad_h, p.pad_w, layer);
   f.holes = p.holes;
   f.holes_in_inputs = false;
+  f.groups = c.groups;
+  f.groups_split_batch = true;
   return f;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // The geometry of a 2-D convolution (NHWC input, [kh, kw, Cin, Cout] filter), and the
 // stride-1 "dummy" convolutions the original uses to cost the two gradients of a convolution
-// (TensorFlow's ConvBackpropExtractAndVerifyDimension).
+// (TensorFlow's ConvBackpropExtractAndVerifyDimension). A grouped convolution keeps the whole
+// tensors here and divides the work by `groups` (docs/model.md, "Grouped convolution").
 #include <string>
 
 #include "core/shape.h"
@@ -20,10 +21,28 @@ struct ConvGeometry {
   // Fraction of zeros inserted by a strided gradient, and where they sit.
   double holes = 0;
   bool holes_in_inputs = false;
+  // `groups` independent convolutions side by side. A forward or data-gradient convolution splits
+  // its channels (each output channel sees cin/groups inputs), so its filter holds
+  // kh*kw*cin*cout/groups weights. The filter-gradient dummy of a grouped layer splits its batch
+  // (the layer's input channels) and its cout instead: the filter it reads (the output gradient)
+  // is whole, the output it writes (the weight gradient) is divided.
+  Dim groups = 1;
+  bool groups_split_batch = false;
 
   double holes_in_input_fraction() const { return holes_in_inputs ? holes : 0.0; }
   double holes_in_filter_fraction() const { return holes_in_inputs ? 0.0 : holes; }
   Shape filter() const { return {kh, kw, cin, cout}; }
+  // The divisors of the filter and output tensors for the grouping above.
+  double filter_groups() const { return groups_split_batch ? 1.0 : static_cast<double>(groups); }
+  double output_groups() const { return groups_split_batch ? static_cast<double>(groups) : 1.0; }
+  double filter_elements() const { return product(filter()) / filter_groups(); }
+  double output_elements() const { return product(output) / output_groups(); }
+  // Multiply-adds of the whole convolution (all groups, all samples).
+  double macs() const {
+    return static_cast<double>(kh) * static_cast<double>(kw) * static_cast<double>(cin) *
+           static_cast<double>(output[1]) * static_cast<double>(output[2]) * static_cast<double>(cout) *
+           static_cast<double>(input[0]) / static_cast<double>(groups);
+  }
 };
 
 // Builds the geometry and output shape. For Padding::kExplicit, pad_h/pad_w are used as given.

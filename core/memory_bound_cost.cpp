@@ -20,7 +20,9 @@ const Elementwise* operator_for(const std::string& type) {
   static const Elementwise lrn = {13, 26, 1, 3, 0};  // window of 5: 2*5 + 3
   static const Elementwise scale = {2, 2, 1, 2, 0};
   static const Elementwise softmax = {5, 4, 2, 2, 0};
-  if (type == "ReLU" || type == "relu" || type == "relu6" || type == "elu" || type == "tanh") return &relu;
+  // ReLU6 clips at 6 as well: the same traffic, and FLOPs do not matter for a memory-bound layer.
+  if (type == "ReLU" || type == "ReLU6" || type == "relu" || type == "relu6" || type == "elu" || type == "tanh")
+    return &relu;
   if (type == "Sigmoid" || type == "sigmoid") return &sigmoid;
   if (type == "BatchNorm" || type == "batch_norm") return &batch_norm;
   if (type == "LRN") return &lrn;

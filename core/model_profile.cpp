@@ -23,6 +23,7 @@ const ModelProfile& paleo2026_profile() {
     p.original_fetch_rules = false;
     p.dense_strided_data_gradient = false;
     p.cost_memory_bound_layers = true;
+    p.batch_norm_parameters = true;
     return p;
   }();
   return profile;

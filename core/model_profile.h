@@ -25,11 +25,15 @@ struct ModelProfile {
   // convolution's fused activation_fn / normalizer_fn) cost their memory traffic; the original
   // treats them as free.
   bool cost_memory_bound_layers = false;
+  // BatchNorm layers learn 2*C parameters (scale and shift) that the update and the gradient
+  // sync carry; the original's BatchNorm is a free Generic layer without any.
+  bool batch_norm_parameters = false;
 };
 
 const ModelProfile& paleo2017_profile();
 // The corrected profile: decimal units, no floors, update at the chosen PPP, true data-gradient
-// FLOPs, memory-bound layers costed, plain cross-device fetch rules (docs/model.md).
+// FLOPs, memory-bound layers costed, batch-norm parameters, plain cross-device fetch rules
+// (docs/model.md).
 const ModelProfile& paleo2026_profile();
 // The profile a request gets when it names none.
 const ModelProfile& default_profile();

@@ -18,8 +18,9 @@ const std::unordered_map<std::string, LayerKind>& kinds() {
       {"Elementwise", LayerKind::kElementwise}, {"Softmax", LayerKind::kSoftmax},
       {"Sigmoid", LayerKind::kZeroCost},      {"Reshape", LayerKind::kReshape},
       {"UpSampling2D", LayerKind::kUpSampling}, {"Generic", LayerKind::kZeroCost},
-      {"ReLU", LayerKind::kZeroCost},         {"BatchNorm", LayerKind::kZeroCost},
-      {"LRN", LayerKind::kZeroCost},          {"Scale", LayerKind::kZeroCost},
+      {"ReLU", LayerKind::kZeroCost},         {"ReLU6", LayerKind::kZeroCost},
+      {"BatchNorm", LayerKind::kZeroCost},    {"LRN", LayerKind::kZeroCost},
+      {"Scale", LayerKind::kZeroCost},
   };
   return table;
 }
@@ -94,6 +95,28 @@ void read_conv_algorithm(Layer& l, const LayerSpec& spec) {
   }
 }
 
+// "group": g splits the channels into g independent convolutions (g = Cin: depthwise).
+Dim read_group(const Json& params, const Shape& filter, const std::string& layer) {
+  if (!params.contains("group")) return 1;
+  const Dim g = read_dim(params["group"], "group", layer);
+  if (g <= 0) throw Error("must be a positive integer, got " + std::to_string(g), layer, "group");
+  if (filter[2] % g != 0 || filter[3] % g != 0)
+    throw Error(std::to_string(g) + " does not divide the input channels (" + std::to_string(filter[2]) +
+                    ") and the output channels (" + std::to_string(filter[3]) + ")",
+                layer, "group");
+  return g;
+}
+
+// "bias": false drops the per-channel bias (convolutions followed by batch norm have none). The
+// original's specs write the bias shape there ("bias": [64]), which keeps it.
+bool read_bias(const Json& params, const std::string& layer) {
+  if (!params.contains("bias")) return true;
+  const Json& b = params["bias"];
+  if (b.is_boolean()) return b.get<bool>();
+  if (b.is_array()) return true;
+  throw Error("must be true, false or the bias shape, got " + b.dump(), layer, "bias");
+}
+
 void shape_convolution(Layer& l, const LayerSpec& spec) {
   read_conv_algorithm(l, spec);
   const Shape& in = image_input(l);
@@ -104,6 +127,7 @@ void shape_convolution(Layer& l, const LayerSpec& spec) {
   }
   auto [sh, sw] = read_window(spec.params, "strides", l.name);
   l.conv = make_conv(in, f, sh, sw, read_padding(spec.params, l.name), 0, 0, l.name);
+  l.conv.groups = read_group(spec.params, f, l.name);
   l.output = l.conv.output;
   l.fused_activation = "relu";
   if (spec.params.contains("activation_fn")) {
@@ -112,7 +136,7 @@ void shape_convolution(Layer& l, const LayerSpec& spec) {
   }
   const Json& norm = spec.params.contains("normalizer_fn") ? spec.params["normalizer_fn"] : Json();
   l.fused_batch_norm = norm.is_string() && norm.get<std::string>() == "batch_norm";
-  l.params = f[0] * f[1] * f[2] * f[3] + f[3];
+  l.params = f[0] * f[1] * (f[2] / l.conv.groups) * f[3] + (read_bias(spec.params, l.name) ? f[3] : 0);
   l.weights_bytes = 4 * l.params;
 }
 
@@ -120,6 +144,7 @@ void shape_deconvolution(Layer& l, const LayerSpec& spec) {
   read_conv_algorithm(l, spec);
   const Shape& in = image_input(l);
   Shape f = read_filter(spec.params, l.name, 0, /*allow_infer=*/false);
+  if (read_group(spec.params, f, l.name) != 1) throw Error("grouped deconvolutions are not modelled", l.name, "group");
   auto [sh, sw] = read_window(spec.params, "strides", l.name);
   Shape out = read_dims(spec.params, "output_shape", l.name, 4);
   out[0] = in[0];
@@ -191,7 +216,16 @@ void shape_concatenate(Layer& l, const LayerSpec& spec) {
   }
 }
 
-void shape_layer(Layer& l, const LayerSpec& spec, Dim batch_size) {
+// Batch norm learns a scale and a shift per channel (the last dimension); its running mean and
+// variance are statistics, not parameters. The original's BatchNorm is a free Generic layer.
+void shape_batch_norm(Layer& l, const ModelProfile& profile) {
+  l.output = single_input(l);
+  if (!profile.batch_norm_parameters) return;
+  l.params = 2 * l.output.back();
+  l.weights_bytes = 4 * l.params;
+}
+
+void shape_layer(Layer& l, const LayerSpec& spec, Dim batch_size, const ModelProfile& profile) {
   switch (l.kind) {
     case LayerKind::kInput: {
       if (!l.inputs.empty()) throw Error("an Input layer has no parents", l.name, "parents");
@@ -238,6 +272,7 @@ void shape_layer(Layer& l, const LayerSpec& spec, Dim batch_size) {
     }
     case LayerKind::kDropout:
     case LayerKind::kZeroCost:
+      if (l.type == "BatchNorm") return shape_batch_norm(l, profile);
       l.output = single_input(l);
       return;
   }
@@ -249,7 +284,7 @@ const std::vector<std::string>& known_layer_types() {
   static const std::vector<std::string> names = {
       "Input", "Convolution", "Deconvolution", "Pooling", "AvgPool", "InnerProduct",
       "Dropout", "Concatenate", "Elementwise", "Softmax", "Sigmoid", "Reshape",
-      "UpSampling2D", "Generic", "ReLU", "BatchNorm", "LRN", "Scale"};
+      "UpSampling2D", "Generic", "ReLU", "ReLU6", "BatchNorm", "LRN", "Scale"};
   return names;
 }
 
@@ -263,7 +298,7 @@ Dim spec_batch_size(const NetSpec& spec) {
   return t[0];
 }
 
-Network build_network(const NetSpec& spec, const LayerGraph& graph, Dim batch_size) {
+Network build_network(const NetSpec& spec, const LayerGraph& graph, Dim batch_size, const ModelProfile& profile) {
   if (batch_size <= 0 || batch_size > kMaxElements) throw Error("must be a positive integer", "", "batch_size");
   Network net;
   net.name = spec.name;
@@ -292,7 +327,7 @@ Network build_network(const NetSpec& spec, const LayerGraph& graph, Dim batch_si
       l.parents.push_back(position[p]);
       l.inputs.push_back(net.layers[position[p]].output);
     }
-    shape_layer(l, s, batch_size);
+    shape_layer(l, s, batch_size, profile);
     net.layers.push_back(std::move(l));
   }
   // Re-index the nested structure from spec indices to topological positions.

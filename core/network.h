@@ -6,11 +6,14 @@
 
 #include "core/conv_geometry.h"
 #include "core/layer_graph.h"
+#include "core/model_profile.h"
 #include "core/net_spec.h"
 #include "core/shape.h"
 
 namespace paleo {
 
+// kZeroCost: layers that keep their input's shape and that the original treats as free
+// (activations, BatchNorm, LRN, Scale, Generic); profiles with cost_memory_bound_layers cost them.
 enum class LayerKind {
   kInput, kConvolution, kDeconvolution, kPooling, kInnerProduct, kDropout,
   kConcatenate, kElementwise, kSoftmax, kReshape, kUpSampling, kZeroCost
@@ -55,7 +58,9 @@ const std::vector<std::string>& known_layer_types();
 // The batch size written in the spec's Input layer.
 Dim spec_batch_size(const NetSpec& spec);
 
-// Instantiates the network at `batch_size` (> 0). Throws paleo::Error on bad layer fields.
-Network build_network(const NetSpec& spec, const LayerGraph& graph, Dim batch_size);
+// Instantiates the network at `batch_size` (> 0) under `profile` (which decides, for one, whether
+// BatchNorm layers have parameters). Throws paleo::Error on bad layer fields.
+Network build_network(const NetSpec& spec, const LayerGraph& graph, Dim batch_size,
+                      const ModelProfile& profile = default_profile());
 
 }  // namespace paleo

@@ -4,7 +4,7 @@ namespace paleo {
 
 CostedNetwork cost_at_batch(const Scenario& s, Dim batch_size) {
   CostedNetwork out;
-  out.net = build_network(s.spec, s.graph, batch_size);
+  out.net = build_network(s.spec, s.graph, batch_size, *s.profile);
   CostModel model = s.cost_model();
   out.cost = network_cost(out.net, model, update_model_for(model), s.cost);
   return out;
