@@ -295,3 +295,28 @@ TEST_CASE("The planner ranks feasible GPT-3 175B layouts on 1024 A100s", "[trans
   }
   CHECK(r["why"].size() >= 2);
 }
+
+TEST_CASE("ZeRO shards experts over the ranks that hold the same experts only", "[transformer][zero][moe]") {
+  paleo::TransformerConfig c = gpt(2, 128, 4, 1024);
+  c.bias = false;
+  c.dropout = 0;
+  c.ffn_hidden = 256;
+  c.moe.experts = 4;
+  c.moe.top_k = 2;
+  const paleo::Device h100 = paleo::Presets::instance().device("H100_SXM");
+  // Every expert MLP: 2 h f weights; the experts of a layer are split over ep = 4 ranks.
+  const double expert_total = 2.0 * 4 * (2.0 * 128 * 256);
+  const double dense = paleo::parameter_count(c).total - expert_total;
+  for (int zero : {0, 1, 2, 3}) {
+    paleo::TrainingOptions o = layout(1, 1, 4, 1, 4, 128);
+    o.parallel.ep = 4;
+    o.zero = zero;
+    o.precision = paleo::precision_policy("bf16", "precision");
+    const paleo::TransformerMemory m = paleo::estimate_training_memory(c, o, h100.memory_bytes);
+    const double local_experts = expert_total / 4;  // one expert per rank, not sharded further
+    const double nd = zero >= 1 ? 4 : 1;
+    INFO("zero " << zero);
+    CHECK(rel(m.optimizer_bytes, 12 * (dense / nd + local_experts)) < 1e-12);
+    CHECK(rel(m.params_bytes, 2 * ((zero >= 3 ? dense / 4 : dense) + local_experts)) < 1e-12);
+  }
+}

@@ -32,6 +32,7 @@ LayoutGroups layout_groups(const Cluster& full, const ParallelLayout& p) {
   l.dp_cp = device_group(full, p.dp * p.cp, p.tp);
   l.ep = device_group(full, p.ep, p.tp);
   l.pp = device_group(full, p.pp, p.tp * p.cp * p.dp);
+  l.expert_dp = device_group(full, std::max<long>(1, p.dp * p.cp / p.ep), p.tp * p.ep);
   return l;
 }
 

@@ -19,6 +19,7 @@ DeviceGroup device_group(const Cluster& full, long size, long stride);
 
 struct LayoutGroups {
   DeviceGroup tp, cp, dp, dp_cp, ep, pp;  // dp_cp: gradients are reduced over data and context ranks
+  DeviceGroup expert_dp;                   // ranks holding the same experts: dp x cp / ep
 };
 
 LayoutGroups layout_groups(const Cluster& full, const ParallelLayout& p);

@@ -35,6 +35,8 @@ std::vector<StagePlan> stage_plans(const TransformerConfig& c, const ParallelLay
   for (StagePlan& s : stages) {
     s.params = static_cast<double>(s.layers - s.moe_layers) * ops_params(ops.dense_layer) +
                static_cast<double>(s.moe_layers) * ops_params(ops.moe_layer);
+    for (const TransformerOp& op : ops.moe_layer)
+      if (op.moe) s.expert_params += static_cast<double>(s.moe_layers) * op.params;
     if (s.embedding) s.params += embedding_params;
     if (s.head) {
       s.params += ops_params(ops.head);

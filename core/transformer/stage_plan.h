@@ -20,6 +20,7 @@ struct StagePlan {
   bool embedding = false;
   bool head = false;
   double params = 0;        // parameters on this device
+  double expert_params = 0; // of which MoE experts' (replicated over dp x cp / ep ranks only)
 };
 
 // One layer's ops (dense and MoE variants), the embedding and the head under a context.

@@ -53,10 +53,14 @@ TransformerMemory training_memory(const TransformerConfig& c, const TrainingOpti
     TransformerMemory m;
     m.stage = static_cast<long>(i);
     m.capacity_bytes = capacity_bytes;
-    const ModelStateBytes states = model_state_bytes(s.params, o.precision, o.optimizer, o.zero, shards);
-    m.params_bytes = states.params;
-    m.gradients_bytes = states.gradients;
-    m.optimizer_bytes = states.optimizer;
+    // Experts are replicated over dp x cp / ep ranks only: ZeRO shards them that many ways.
+    const ModelStateBytes dense =
+        model_state_bytes(s.params - s.expert_params, o.precision, o.optimizer, o.zero, shards);
+    const ModelStateBytes experts =
+        model_state_bytes(s.expert_params, o.precision, o.optimizer, o.zero, std::max<long>(1, shards / p.ep));
+    m.params_bytes = dense.params + experts.params;
+    m.gradients_bytes = dense.gradients + experts.gradients;
+    m.optimizer_bytes = dense.optimizer + experts.optimizer;
     const double in_flight = in_flight_micro_batches(o.schedule, m.stage, p.pp, p.virtual_stages, o.micro_batches());
     m.activations_bytes = in_flight * stage_activation_bytes(s, ops, c, x, o.recompute);
     if (o.precision.fp8) {

@@ -192,10 +192,14 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
       // FSDP gathers the stage's weights for each forward and backward and scatters its
       // gradients, prefetching behind the compute.
       // Collective sizes are the full (gathered) vectors: the stage's weights and gradients.
-      const double weights = s.params * dtype_bytes(o.precision.params);
-      const double grads = s.params * dtype_bytes(o.precision.grad_reduce);
-      const double gather = collective(CollectiveOp::kAllGather, groups.dp_cp, weights, settings);
-      const double scatter = collective(CollectiveOp::kReduceScatter, groups.dp_cp, grads, settings);
+      const double dense_params = s.params - s.expert_params;
+      const double gather =
+          collective(CollectiveOp::kAllGather, groups.dp_cp, dense_params * dtype_bytes(o.precision.params), settings) +
+          collective(CollectiveOp::kAllGather, groups.expert_dp, s.expert_params * dtype_bytes(o.precision.params), settings);
+      const double scatter =
+          collective(CollectiveOp::kReduceScatter, groups.dp_cp, dense_params * dtype_bytes(o.precision.grad_reduce), settings) +
+          collective(CollectiveOp::kReduceScatter, groups.expert_dp, s.expert_params * dtype_bytes(o.precision.grad_reduce),
+                     settings);
       const double f = std::max(0.0, gather - fwd_compute), b = std::max(0.0, gather + scatter - (a.compute - fwd_compute));
       a.zero3 = f + b;
       a.fwd += f;
@@ -229,24 +233,30 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
   // Data-parallel gradient reduction and the optimizer, per stage; the last to finish counts.
   const long shards = p.dp * p.cp;
   double tail_ms = 0;
+  const long expert_shards = std::max<long>(1, shards / p.ep);
   for (std::size_t i = 0; i < stages.size(); ++i) {
     const double params = stages[i].params;
     double reduce = 0, gather = 0;
-    if (shards > 1 && o.zero <= 2) {
-      const double grads = params * dtype_bytes(o.precision.grad_reduce);
+    // Dense weights are reduced over dp x cp; experts over the ranks that hold the same experts.
+    for (const auto& [count, group] : {std::make_pair(params - stages[i].expert_params, &groups.dp_cp),
+                                       std::make_pair(stages[i].expert_params, &groups.expert_dp)}) {
+      if (group->size <= 1 || o.zero > 2 || count <= 0) continue;
+      const double grads = count * dtype_bytes(o.precision.grad_reduce);
       if (o.zero == 0) {
-        reduce = collective(CollectiveOp::kAllReduce, groups.dp_cp, grads, settings);
+        reduce += collective(CollectiveOp::kAllReduce, *group, grads, settings);
       } else {
         // ZeRO-1/2: reduce-scatter the gradients, update the shard, all-gather the weights.
-        reduce = collective(CollectiveOp::kReduceScatter, groups.dp_cp, grads, settings);
-        gather = collective(CollectiveOp::kAllGather, groups.dp_cp, params * dtype_bytes(o.precision.params), settings);
+        reduce += collective(CollectiveOp::kReduceScatter, *group, grads, settings);
+        gather += collective(CollectiveOp::kAllGather, *group, count * dtype_bytes(o.precision.params), settings);
       }
     }
     const double window = o.overlap ? st[i].bwd : 0;
     const double exposed = std::max(0.0, reduce - window) + gather;
     // Adam: read and write the master weights and both moments, read the gradient, write the
     // low-precision weights (one fused multi-tensor kernel per group of tensors).
-    const double local = params / static_cast<double>(o.zero >= 1 ? shards : 1);
+    const double local = o.zero >= 1 ? (params - stages[i].expert_params) / static_cast<double>(shards) +
+                                           stages[i].expert_params / static_cast<double>(expert_shards)
+                                     : params;
     const double per_param = 2 * (o.precision.master_weights ? 4.0 : dtype_bytes(o.precision.params)) +
                              2.0 * optimizer_moments(o.optimizer) * dtype_bytes(o.precision.optimizer_state) +
                              dtype_bytes(o.precision.gradients) +
