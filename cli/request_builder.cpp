@@ -9,20 +9,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// Numbers stay numbers when they parse; anything else goes through as text so that the core
-// reports the bad field.
-Json number_or_text(const std::string& text) {
-  try {
-    std::size_t used = 0;
-    long long i = std::stoll(text, &used);
-    if (used == text.size()) return i;
-    double d = std::stod(text, &used);
-    if (used == text.size()) return d;
-  } catch (const std::exception&) {
-  }
-  return text;
-}
-
 Json list_of(const std::string& text, bool numbers) {
   Json list = Json::array();
   std::stringstream ss(text);
@@ -40,6 +26,18 @@ std::string file_stem(const std::string& path) {
 }
 
 }  // namespace
+
+Json number_or_text(const std::string& text) {
+  try {
+    std::size_t used = 0;
+    long long i = std::stoll(text, &used);
+    if (used == text.size()) return i;
+    double d = std::stod(text, &used);
+    if (used == text.size()) return d;
+  } catch (const std::exception&) {
+  }
+  return text;
+}
 
 Json net_argument(const std::string& arg) {
   std::ifstream file(arg);

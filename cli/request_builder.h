@@ -8,6 +8,10 @@
 
 namespace paleo::cli {
 
+// Numbers stay numbers when they parse; anything else goes through as text so that the core
+// reports the bad field.
+nlohmann::ordered_json number_or_text(const std::string& text);
+
 // The net argument: a readable file holds a spec; otherwise a preset key, or a path whose file
 // stem is a preset key (e.g. nets/vgg16.json). Throws std::invalid_argument for neither.
 nlohmann::ordered_json net_argument(const std::string& arg);

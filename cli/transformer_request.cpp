@@ -3,24 +3,8 @@
 #include "cli/request_builder.h"
 
 namespace paleo::cli {
-namespace {
 
 using Json = nlohmann::ordered_json;
-
-// Numbers stay numbers; anything else goes through as text so that the core names the field.
-Json number_or_text(const std::string& text) {
-  try {
-    std::size_t used = 0;
-    long long i = std::stoll(text, &used);
-    if (used == text.size()) return i;
-    double d = std::stod(text, &used);
-    if (used == text.size()) return d;
-  } catch (const std::exception&) {
-  }
-  return text;
-}
-
-}  // namespace
 
 const std::vector<std::string>& transformer_valued_options() {
   static const std::vector<std::string> options = {
