@@ -68,7 +68,23 @@ const core = await page.evaluate(async () => {
         configurations += r.cluster.collectives.length;
       }
   const sweepMs = performance.now() - t0;
-  return { search, configurations, sweepMs };
+  // The transformer planner: GPT-3 175B on 1024 A100 80 GB, global batch 1536, sequence 2048.
+  const plan = { command: 'plan', net: 'gpt3_175b', device: 'A100_80GB_SXM', devices: 1024, devices_per_node: 8,
+                 global_batch: 1536, seq_len: 2048, precision: 'bf16' };
+  const planSamples = [];
+  for (let i = 0; i < 5; ++i) {
+    const t1 = performance.now();
+    call(plan);
+    planSamples.push(performance.now() - t1);
+  }
+  planSamples.sort((a, b) => a - b);
+  const llama = { command: 'estimate', net: 'llama3_8b', device: 'H100_SXM', nodes: 1, devices_per_node: 8,
+                  tp: 8, global_batch: 64, seq_len: 8192, recompute: 'selective' };
+  call(llama);
+  const t2 = performance.now();
+  call(llama);
+  const estimateMs = performance.now() - t2;
+  return { search, configurations, sweepMs, planMs: planSamples[2], estimateMs };
 });
 
 console.log('what the page loads (gzip -6)             raw KB    gzipped KB');
@@ -85,5 +101,8 @@ console.log('\nlayer-wise search in the browser (ms; each search also prices its
 for (const [key, value] of Object.entries(core.search)) console.log(`  ${key.padEnd(20)} ${value.toFixed(1).padStart(8)}`);
 console.log(`\ncluster sweep in the browser: ${core.configurations} configurations in ${core.sweepMs.toFixed(0)} ms ` +
   `(${(core.configurations / core.sweepMs * 1e3).toFixed(0)} configurations/s, through the JSON API)`);
+console.log(`\ntransformer planner in the browser (GPT-3 175B, 1024 A100, median of 5): ${core.planMs.toFixed(0)} ms ` +
+  '(target < 1000 ms)');
+console.log(`transformer estimate in the browser (Llama 3 8B, 8 H100): ${core.estimateMs.toFixed(1)} ms`);
 await browser.close();
 await server.close();

@@ -10,6 +10,7 @@
 #include "cli/request_builder.h"
 #include "cli/transformer_output.h"
 #include "cli/transformer_request.h"
+#include "cli/validate_output.h"
 #include "core/api.h"
 #include "core/transformer/transformer_net.h"
 #include "core/version.h"
@@ -35,6 +36,8 @@ const char* const kUsage =
     "                 --generate_len)\n"
     "  collective     cost of one collective (--op --algorithm --workers --bytes, and --link or\n"
     "                 --bandwidth_gbps --latency_us, or --nodes --per_node --intra --inter)\n"
+    "  validate       Paleo's predictions against published measurements, per case and family\n"
+    "                 (--family cnn_single_gpu|cnn_data_parallel|kernels|collectives|transformers)\n"
     "  presets        the built-in nets, devices, networks and software profiles (JSON)\n"
     "  api [FILE]     answer a JSON request (docs/api.md) from FILE or standard input\n"
     "  version\n"
@@ -80,7 +83,7 @@ int run(int argc, char** argv) {
       "parallel", "hybrid_workers", "software", "profile", "conv_algorithm", "workspace_limit_bytes",
       "fetch_bandwidth_gb_per_s", "separator", "format", "cluster", "nodes", "per_node", "intra", "inter",
       "nics_per_node", "collective", "bucket_bytes", "stages", "micro_batches", "schedule", "optimizer", "op",
-      "algorithm", "workers", "bytes", "link", "bandwidth_gbps", "latency_us", "servers", "devices"};
+      "algorithm", "workers", "bytes", "link", "bandwidth_gbps", "latency_us", "servers", "devices", "family"};
   valued.insert(valued.end(), transformer_valued_options().begin(), transformer_valued_options().end());
   Arguments args = parse_arguments(argc, argv, flags, valued);
   const std::string& cmd = args.command;
@@ -98,6 +101,14 @@ int run(int argc, char** argv) {
     Json r = paleo::handle_request(build_collective_request(args));
     if (!r["ok"].get<bool>()) return report(r);
     print_collective(std::cout, r, format);
+    return 0;
+  }
+  if (cmd == "validate") {
+    Json request = {{"command", "validate"}};
+    if (args.has("family")) request["family"] = args.get("family", "");
+    Json r = paleo::handle_request(request);
+    if (!r["ok"].get<bool>()) return report(r);
+    print_validation(std::cout, r, format);
     return 0;
   }
   if (cmd == "presets") {

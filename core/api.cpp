@@ -11,6 +11,7 @@
 #include "core/presets.h"
 #include "core/simulation.h"
 #include "core/strategy_api.h"
+#include "core/validation/validation_suite.h"
 #include "core/version.h"
 
 namespace paleo {
@@ -176,6 +177,8 @@ const Request& require_net(const Request& r) {
 }
 
 Json dispatch(const Json& request) {
+  // `validate` runs whole requests of its own; it takes none of a request's fields.
+  if (request.is_object() && request.value("command", Json()) == "validate") return validation_response(request);
   Request r = parse_request(request);
   if (r.command == "version") return {{"ok", true}, {"command", "version"}, {"version", kVersion}, {"profiles", profile_names()}};
   if (r.command == "presets") return presets_response();
@@ -198,7 +201,7 @@ Json dispatch(const Json& request) {
     out.update(simulation_json(r));
     return out;
   }
-  throw Error("unknown command '" + r.command + "' (known: estimate, simulate, layers, summary, collective, search, plan, inference, presets, version)",
+  throw Error("unknown command '" + r.command + "' (known: estimate, simulate, layers, summary, collective, search, plan, inference, validate, presets, version)",
               "", "command");
 }
 

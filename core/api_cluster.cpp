@@ -126,7 +126,8 @@ Json collective_response(const Request& r) {
     out["workers"] = c.devices();
     out.update(cost_json(cluster_collective(op, algorithm, c, r.bytes, settings)));
     std::vector<CollectiveAlgorithm> algorithms = flat_algorithms(op);
-    if (op == CollectiveOp::kAllReduce) algorithms.push_back(CollectiveAlgorithm::kHierarchical);
+    if (op == CollectiveOp::kAllReduce || op == CollectiveOp::kReduceScatter || op == CollectiveOp::kAllGather)
+      algorithms.push_back(CollectiveAlgorithm::kHierarchical);
     for (CollectiveAlgorithm a : algorithms) all.push_back(cost_json(cluster_collective(op, a, c, r.bytes, settings)));
   } else {
     if (!r.has_link) throw Error("needs a link (preset or {latency_us, bandwidth_gb_per_s}) or a cluster", "", "link");

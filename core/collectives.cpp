@@ -246,6 +246,22 @@ CollectiveCost hierarchical_all_reduce(const Cluster& cluster, double bytes, con
   return total;
 }
 
+CollectiveCost hierarchical_collective(CollectiveOp op, const Cluster& cluster, double bytes,
+                                       const CollectiveSettings& settings) {
+  if (op == CollectiveOp::kAllReduce) return hierarchical_all_reduce(cluster, bytes, settings);
+  if (op != CollectiveOp::kReduceScatter && op != CollectiveOp::kAllGather)
+    throw Error("'hierarchical' implements allreduce, reducescatter and allgather", "", "algorithm");
+  const long g = cluster.devices_per_node;
+  CollectiveCost total;
+  total.algorithm = "hierarchical";
+  if (g > 1) total += best_collective(op, g, bytes, cluster.intra, settings);
+  Link inter = cluster.inter;
+  const double nics = static_cast<double>(cluster.nics_per_node < g ? cluster.nics_per_node : g);
+  inter.bandwidth_gb_per_s *= nics / static_cast<double>(g);
+  if (cluster.nodes > 1) total += best_collective(op, cluster.nodes, bytes / static_cast<double>(g), inter, settings);
+  return total;
+}
+
 namespace {
 
 // The link a flat algorithm sees across a cluster. A ring crosses each node boundary once, at a
@@ -267,10 +283,7 @@ Link flat_link(const Cluster& cluster, CollectiveAlgorithm algorithm) {
 
 CollectiveCost cluster_collective(CollectiveOp op, CollectiveAlgorithm algorithm, const Cluster& cluster,
                                   double bytes, const CollectiveSettings& settings) {
-  if (algorithm == CollectiveAlgorithm::kHierarchical) {
-    if (op != CollectiveOp::kAllReduce) throw Error("'hierarchical' implements allreduce only", "", "algorithm");
-    return hierarchical_all_reduce(cluster, bytes, settings);
-  }
+  if (algorithm == CollectiveAlgorithm::kHierarchical) return hierarchical_collective(op, cluster, bytes, settings);
   if (algorithm != CollectiveAlgorithm::kAuto)
     return collective_cost(op, algorithm, cluster.devices(), bytes, flat_link(cluster, algorithm), settings);
   CollectiveCost best;
@@ -283,8 +296,10 @@ CollectiveCost cluster_collective(CollectiveOp op, CollectiveAlgorithm algorithm
       best = c;
     }
   }
-  if (op == CollectiveOp::kAllReduce && cluster.nodes > 1 && cluster.devices_per_node > 1) {
-    CollectiveCost h = hierarchical_all_reduce(cluster, bytes, settings);
+  const bool hierarchical = op == CollectiveOp::kAllReduce || op == CollectiveOp::kReduceScatter ||
+                            op == CollectiveOp::kAllGather;
+  if (hierarchical && cluster.nodes > 1 && cluster.devices_per_node > 1) {
+    CollectiveCost h = hierarchical_collective(op, cluster, bytes, settings);
     if (h.time_ms() < best.time_ms()) best = h;
   }
   return best;

@@ -53,9 +53,16 @@ CollectiveCost best_collective(CollectiveOp op, long workers, double bytes, cons
 CollectiveCost hierarchical_all_reduce(const Cluster& cluster, double bytes, const CollectiveSettings& settings,
                                        CollectiveAlgorithm inter_algorithm = CollectiveAlgorithm::kAuto);
 
+// Hierarchical reduce-scatter (inside the node, then of each device's 1/G share across nodes)
+// and all-gather (across nodes of each device's 1/G share, then inside the node): the halves of
+// the hierarchical all-reduce, as NCCL runs them on multi-NIC nodes.
+CollectiveCost hierarchical_collective(CollectiveOp op, const Cluster& cluster, double bytes,
+                                       const CollectiveSettings& settings);
+
 // A collective over a whole cluster: flat algorithms run over the inter-node link once there is
 // more than one node (a ring at one NIC's bandwidth; the others with the node's devices sharing
-// its NICs); kHierarchical as above; kAuto the fastest of all.
+// its NICs); kHierarchical as above (all-reduce, reduce-scatter, all-gather); kAuto the fastest
+// of all.
 CollectiveCost cluster_collective(CollectiveOp op, CollectiveAlgorithm algorithm, const Cluster& cluster,
                                   double bytes, const CollectiveSettings& settings);
 

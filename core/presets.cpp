@@ -139,6 +139,8 @@ Presets::Presets() {
       nets_.emplace_back(path.substr(5, path.size() - 5 - 5), std::move(doc));
     } else if (path.rfind("transformers/", 0) == 0) {
       transformers_.emplace_back(path.substr(13, path.size() - 13 - 5), std::move(doc));
+    } else if (path.rfind("validation/", 0) == 0) {
+      validation_.emplace_back(path.substr(11, path.size() - 11 - 5), std::move(doc));
     } else if (path == "devices.json") {
       devices_ = list_in(doc, "devices");
     } else if (path == "networks.json") {

@@ -26,6 +26,9 @@ class Presets {
   // Transformer presets (presets/transformers/<key>.json: {key, name, transformer: {...}, ...}).
   const Json* find_transformer(const std::string& key) const;  // nullptr when unknown
   std::vector<std::string> transformer_keys() const;
+  // Validation case files (presets/validation/<name>.json: {"cases": [...]}, docs/validation.md),
+  // as (file stem, document) in file-name order.
+  const std::vector<std::pair<std::string, Json>>& validation_files() const { return validation_; }
   const Json& devices() const { return devices_; }
   const Json& interconnects() const { return networks_; }
   const Json& software_list() const { return software_; }
@@ -38,6 +41,7 @@ class Presets {
   Presets();
   std::vector<std::pair<std::string, Json>> nets_;  // key = file stem of nets/<key>.json
   std::vector<std::pair<std::string, Json>> transformers_;  // key = file stem of transformers/<key>.json
+  std::vector<std::pair<std::string, Json>> validation_;    // key = file stem of validation/<name>.json
   Json devices_ = Json::array();
   Json networks_ = Json::array();
   Json software_ = Json::array();

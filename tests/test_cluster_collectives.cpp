@@ -156,3 +156,31 @@ TEST_CASE("more bandwidth is never slower and more latency never faster") {
     }
   }
 }
+
+TEST_CASE("hierarchical reduce-scatter and all-gather: inside the node, then each device's share across nodes") {
+  // 4 nodes x 8 devices, 8 NICs: inside the node over the intra link, then each device's 1/8 share
+  // across the 4 nodes over its own NIC.
+  paleo::Cluster c;
+  c.nodes = 4;
+  c.devices_per_node = 8;
+  c.nics_per_node = 8;
+  c.intra.bandwidth_gb_per_s = 150;
+  c.intra.latency_us = 1;
+  c.inter.bandwidth_gb_per_s = 25;
+  c.inter.latency_us = 5;
+  const paleo::CollectiveSettings s;
+  const double n = 1e9;
+  for (auto op : {paleo::CollectiveOp::kReduceScatter, paleo::CollectiveOp::kAllGather}) {
+    const auto h = paleo::hierarchical_collective(op, c, n, s);
+    const auto intra = paleo::best_collective(op, 8, n, c.intra, s);
+    const auto inter = paleo::best_collective(op, 4, n / 8, c.inter, s);
+    CHECK(h.time_ms() == Approx(intra.time_ms() + inter.time_ms()).epsilon(1e-12));
+    // Bandwidth terms by hand: (p - 1)/p of the vector at each level's bandwidth.
+    CHECK(h.beta_ms == Approx(7.0 / 8 * n / 150e9 * 1e3 + 3.0 / 4 * (n / 8) / 25e9 * 1e3).epsilon(1e-12));
+    // auto takes it: every flat algorithm crosses nodes at one NIC's bandwidth or shares the NICs.
+    const auto best = paleo::cluster_collective(op, paleo::CollectiveAlgorithm::kAuto, c, n, s);
+    CHECK(best.algorithm == "hierarchical");
+    CHECK(best.time_ms() == Approx(h.time_ms()).epsilon(1e-12));
+  }
+  CHECK_THROWS_AS(paleo::hierarchical_collective(paleo::CollectiveOp::kAllToAll, c, n, s), paleo::Error);
+}

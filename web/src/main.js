@@ -1,10 +1,15 @@
 // The estimator page: inputs -> state (kept in the URL hash) -> request documents -> the
-// WebAssembly core -> rendering. Everything runs here; nothing is sent anywhere.
+// WebAssembly core -> rendering. Everything runs here; nothing is sent anywhere. A CNN net goes
+// through render.js; a transformer (preset or pasted config) through transformer_view.js.
 import createPaleo from '../paleo.js';
 import { DEFAULTS, fromHash, isNumberKey, parseWorkers, requests, toHash } from './state.js';
 import { csv, download, el } from './dom.js';
 import { resizeCharts } from './charts.js';
+import { showError } from './errors.js';
+import { cnnLayers, transformerOps } from './layers.js';
 import * as render from './render.js';
+import { startingLayout } from './transformer_defaults.js';
+import { TransformerView } from './transformer_view.js';
 
 const $ = (id) => document.getElementById(id);
 let paleo = null;
@@ -14,6 +19,11 @@ let last = null;                      // {requests, estimate, compare, search}
 const exports = {};                   // table name -> {headers, rows} for CSV
 let sort = { column: null, descending: false };
 let updates = 0;
+let transformerKeys = new Set();
+let view = null;                      // the transformer part of the page
+
+// A pasted config makes a transformer; a pasted CNN spec a CNN; else the preset decides.
+const isTransformer = (s) => (s.config.trim() ? true : s.spec.trim() ? false : transformerKeys.has(s.net));
 
 function call(request) {
   return JSON.parse(paleo.handle(JSON.stringify(request)));
@@ -36,7 +46,8 @@ function populate() {
   const devices = presets.devices.map((d) => [d.key, d.name]);
   const networks = presets.networks.map((n) => [n.key, `${n.name} (${n.bandwidth_gbit_per_s} Gb/s)`]);
   const software = presets.software.map((s) => [s.key, `${s.name} (${s.ppp_comp} / ${s.ppp_comm})`]);
-  fill($('net'), presets.nets.map((n) => [n.key, `${n.key} — ${n.name}`]));
+  fillNets();
+  fill($('t_cluster'), presets.clusters.map((c) => [c.key, c.name]));
   fill($('device'), devices);
   fill($('b_device'), devices);
   fill($('network'), networks);
@@ -52,6 +63,16 @@ function populate() {
   fill($('price_preset'), [['', 'by hand'], ...presets.prices.map((p) =>
     [p.key, `${p.name}: $${p.usd_per_device_hour} (${p.date})`])]);
   $('version').textContent = 'Version ' + paleo.version() + '.';
+}
+
+// CNN presets, then the transformers in their own group by year and size, with their names.
+function fillNets() {
+  const transformers = (presets.transformers ?? []).slice().sort((a, b) => (a.year ?? 0) - (b.year ?? 0) ||
+    (a.published_params ?? 0) - (b.published_params ?? 0) || a.name.localeCompare(b.name));
+  transformerKeys = new Set(transformers.map((t) => t.key));
+  const group = (label, entries) => el('optgroup', { label }, entries.map(([value, text]) => el('option', { value, text })));
+  $('net').replaceChildren(group('CNNs (PALEO specs)', presets.nets.map((n) => [n.key, `${n.key} — ${n.name}`])),
+    group('Transformers and LLMs', transformers.map((t) => [t.key, t.name])));
 }
 
 const softwarePreset = (key) => presets.software.find((s) => s.key === key);
@@ -70,6 +91,7 @@ function writeForm() {
     $('ppp_comp').value = String(sw.ppp_comp);
     $('ppp_comm').value = String(sw.ppp_comm);
   }
+  if (state.config.trim()) $('config-box').open = true;
   showOptional();
 }
 
@@ -92,22 +114,6 @@ function showOptional() {
   $('hybrid-box').hidden = state.parallel !== 'hybrid';
   const price = presets && presets.prices.find((p) => p.key === state.price_preset);
   $('price-source').textContent = price ? 'Source: ' + price.sources.usd_per_device_hour : '';
-}
-
-// A core error: its layer and field first (the core's message starts with them too), then what
-// is wrong. Text only: layer names come from the user.
-function showError(node, error, lead = '') {
-  node.hidden = !error;
-  if (!error) {
-    node.replaceChildren();
-    return;
-  }
-  const where = [error.layer && `Layer “${error.layer}”`, error.field && `field “${error.field}”`].filter(Boolean).join(', ');
-  let detail = error.message;
-  for (const prefix of [`layer '${error.layer}': `, `field '${error.field}': `]) {
-    if (detail.startsWith(prefix)) detail = detail.slice(prefix.length);
-  }
-  node.replaceChildren(lead, ...(where ? [el('strong', { text: where }), ': '] : []), detail);
 }
 
 const SPEC_FIELDS = new Set(['net', 'spec', 'layers', 'parents', 'type', 'tensor', 'filter', 'strides', 'padding', 'ksize']);
@@ -138,6 +144,22 @@ function update() {
 }
 
 function estimateAndRender() {
+  const mode = isTransformer(state) ? 'transformer' : 'cnn';
+  if (document.body.dataset.mode !== mode) {
+    document.body.dataset.mode = mode;
+    sort = { column: null, descending: false };
+  }
+  if (mode === 'transformer') {
+    const result = view.update(state);
+    if (result) {
+      last = result;
+      window.paleoResult = last;
+      renderLayers();
+      document.body.dataset.ready = 'true';
+    }
+    return;
+  }
+  view.clear();
   let reqs;
   try {
     reqs = requests(state);
@@ -198,18 +220,22 @@ function estimateAndRender() {
 }
 
 function renderLayers() {
-  exports.layers = render.layerTable($('layers'), last.estimate, sort, (column) => {
+  const onSort = (column) => {
     sort = { column, descending: sort.column === column ? !sort.descending : true };
     renderLayers();
     $('layers').querySelectorAll('th button.sort')[column].focus();
-  });
-  $('layer-count').textContent = `(${last.estimate.layers.length})`;
+  };
+  const shown = last.transformer ?? last.estimate;
+  exports.layers = last.transformer ? transformerOps($('layers'), shown, sort, onSort) : cnnLayers($('layers'), shown, sort, onSort);
+  $('layers-title').textContent = last.transformer ? 'Operators' : 'Layers';
+  $('layer-count').textContent = `(${shown.layers.length})`;
 }
 
 let timer = null;
 function onInput(event) {
   const id = event.target.id;
-  if (id === 'spec-file') return;
+  if (id === 'spec-file' || id === 'config-file') return;
+  const wasTransformer = isTransformer(state);
   state = readForm();
   if (id === 'software' && state.software) {
     const sw = softwarePreset(state.software);
@@ -223,8 +249,23 @@ function onInput(event) {
     state.price_preset = '';
   } else if (id === 'net') {
     state.spec = '';
+    state.config = '';
+  } else if (id === 't_cluster' && state.t_cluster) {
+    // A cluster preset names its GPU and how many a node holds.
+    const c = presets.clusters.find((k) => k.key === state.t_cluster);
+    if (c?.device) state.device = c.device;
+    if (c?.devices_per_node) state.t_per_node = c.devices_per_node;
+  } else if (id === 'spec' && state.spec.trim() && state.config) {
+    state.config = '';
+    $('config').value = '';
+  } else if (id === 'config' && state.config.trim() && state.spec) {
+    state.spec = '';
+    $('spec').value = '';
   }
-  if (['software', 'ppp_comp', 'ppp_comm', 'price_preset', 'price', 'net'].includes(id) ||
+  // Picking a transformer preset, or pasting a config after a CNN, starts from a layout that fits.
+  const starts = isTransformer(state) && (id === 'net' || (id === 'config' && !wasTransformer));
+  if (starts) state = startingLayout(call, state, { hardware: !wasTransformer, prices: presets.prices });
+  if (['software', 'ppp_comp', 'ppp_comm', 'price_preset', 'price', 'net', 't_cluster'].includes(id) || starts ||
       event.target.type === 'checkbox' || id === 'parallel') writeForm();
   history.replaceState(null, '', toHash(state));
   clearTimeout(timer);
@@ -264,6 +305,18 @@ async function start() {
   performance.mark('paleo-module-ready');
   populate();
   performance.mark('paleo-presets-ready');
+  view = new TransformerView({ call, status, exports, getState: () => state, setLayout: (layout) => {
+    state = { ...state, ...layout };
+    writeForm();
+    history.replaceState(null, '', toHash(state));
+    update();
+  } });
+  // A hand-written link naming only a transformer gets the layout its pick would give.
+  const given = new URLSearchParams(location.hash.replace(/^#/, ''));
+  if (isTransformer(state) && !given.has('device') && !given.has('tp')) {
+    state = startingLayout(call, state, { hardware: true, prices: presets.prices });
+    history.replaceState(null, '', toHash(state));
+  }
   writeForm();
   $('inputs').addEventListener('input', onInput);
   $('inputs').addEventListener('change', onInput);
@@ -279,9 +332,21 @@ async function start() {
     $('spec').value = '';
     onInput({ target: $('spec') });
   });
+  $('config-file').addEventListener('change', async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    $('config').value = await file.text();
+    e.target.value = '';
+    onInput({ target: $('config') });
+  });
+  $('config-clear').addEventListener('click', () => {
+    $('config').value = '';
+    onInput({ target: $('config') });
+  });
   $('copy-url').addEventListener('click', () => copy(location.href, 'Link'));
   $('export-json').addEventListener('click', () => last && download('paleo-result.json', 'application/json',
-    JSON.stringify({ requests: last.requests, estimate: last.estimate, compare: last.compare, search: last.search }, null, 2) + '\n'));
+    JSON.stringify(last.transformer ? { ...last, plan: view.plan() } : { requests: last.requests, estimate: last.estimate,
+      compare: last.compare, search: last.search }, null, 2) + '\n'));
   $('copy-embed').addEventListener('click', () => copy(embedSnippet(), 'Embed snippet'));
   for (const button of document.querySelectorAll('button.csv')) {
     button.addEventListener('click', () => {

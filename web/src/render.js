@@ -1,7 +1,7 @@
 // Rendering of responses: the configuration line, cards, time and cost, the comparison, scaling,
-// the layer table, cluster and search. Each table renderer returns its data for CSV export.
+// cluster and search (the layer table: layers.js). Each table renderer returns its data for CSV export.
 import { el, table } from './dom.js';
-import { bytes, count, duration, integer, money, ms, ratio, shape } from './format.js';
+import { bytes, count, duration, integer, money, ms, ratio } from './format.js';
 import { lineChart } from './charts.js';
 
 export { duration, money };
@@ -133,67 +133,6 @@ export function scaling(sim, nodes) {
       ms(r.apply_time_ms), ms(r.sync_time_ms)]), { numeric: [1, 2, 3, 4, 5, 6] }),
   el('p', { class: 'muted', text: 'Iteration: ' + ms(sim.iteration_ms) + ' ms' }));
   return { headers, rows: sim.rows.map((r) => headers.map((h) => r[h])) };
-}
-
-// Display name, sort key, numeric.
-const LAYER_COLUMNS = [
-  ['Layer', (l) => l.name, false], ['Type', (l) => l.type, false], ['Output', (l) => l.output.reduce((a, b) => a * b, 1), false],
-  ['Params', (l) => l.params, true], ['Fwd FLOPs', (l) => l.forward.flops, true],
-  ['Forward ms', (l) => l.forward.total_ms, true], ['Backward ms', (l) => l.backward.total_ms, true],
-  ['Share of step', (l) => l.forward.total_ms + l.backward.total_ms, true],
-];
-
-export function layerTable(tableNode, e, sort, onSort) {
-  const layers = e.layers.slice();
-  const step = e.totals.step_ms || 1;
-  if (sort.column != null) {
-    const get = LAYER_COLUMNS[sort.column][1];
-    layers.sort((a, b) => {
-      const x = get(a), y = get(b);
-      const c = typeof x === 'number' ? x - y : String(x).localeCompare(String(y));
-      return sort.descending ? -c : c;
-    });
-  }
-  const head = el('thead', {}, el('tr', {}, LAYER_COLUMNS.map(([name, , numeric], i) => {
-    const dir = sort.column === i ? (sort.descending ? 'descending' : 'ascending') : null;
-    const button = el('button', { type: 'button', class: 'sort', text: name,
-      title: `Sort by ${name.toLowerCase()}` });
-    button.addEventListener('click', () => onSort(i));
-    return el('th', { scope: 'col', class: numeric ? 'num' : null, 'aria-sort': dir }, button);
-  })));
-  const body = document.createElement('tbody');
-  for (const l of layers) {
-    const share = (l.forward.total_ms + l.backward.total_ms) / step;
-    const tr = document.createElement('tr');
-    const name = document.createElement('th');
-    name.scope = 'row';
-    name.textContent = l.name;
-    tr.append(name);
-    for (const [text, numeric] of [[l.type, false], [shape(l.output), false], [count(l.params), true],
-      [count(l.forward.flops), true], [ms(l.forward.total_ms), true], [ms(l.backward.total_ms), true]]) {
-      const td = document.createElement('td');
-      if (numeric) td.className = 'num';
-      td.textContent = text;
-      tr.append(td);
-    }
-    const td = document.createElement('td');
-    td.className = 'share';
-    const bar = document.createElement('span');
-    bar.className = 'bar';
-    bar.style.width = (share * 100).toFixed(2) + '%';
-    const label = document.createElement('span');
-    label.className = 'pct';
-    label.textContent = (share * 100).toFixed(1) + '%';
-    td.append(bar, label);
-    tr.append(td);
-    body.append(tr);
-  }
-  tableNode.replaceChildren(head, body);
-  return { headers: ['name', 'type', 'output', 'params', 'forward_flops', 'forward_ms', 'backward_data_ms',
-    'backward_filter_ms', 'backward_ms', 'share_of_step'],
-  rows: e.layers.map((l) => [l.name, l.type, l.output.join('x'), l.params, l.forward.flops, l.forward.total_ms,
-    l.backward_data.total_ms, l.backward_filter.total_ms, l.backward.total_ms,
-    (l.forward.total_ms + l.backward.total_ms) / step]) };
 }
 
 export function cluster(nodes, c) {

@@ -1,5 +1,7 @@
 // The page state: every input, its default, its round trip through the URL hash, and the request
-// documents of docs/api.md it stands for.
+// documents of docs/api.md it stands for (a CNN's here, a transformer's in transformer_request.js).
+import { TRANSFORMER_DEFAULTS } from './transformer_request.js';
+
 export const DEFAULTS = {
   net: 'vgg16', spec: '', device: 'TITAN_X', network: 'ethernet', software: '', ppp_comp: 1, ppp_comm: 1,
   profile: 'paleo2026', conv_algorithm: 'gemm', batch_size: 0, optimizer: 'sgd',
@@ -9,6 +11,7 @@ export const DEFAULTS = {
   cluster_on: false, cluster: 'dgx1_v100_edr', nodes: 16, collective: 'auto', overlap: true, bucket_mib: 25,
   stages: 1, micro_batches: 1,
   search_on: false, search_devices: 16, search_per_node: 4,
+  ...TRANSFORMER_DEFAULTS,
 };
 
 const NUMBERS = new Set(Object.keys(DEFAULTS).filter((k) => typeof DEFAULTS[k] === 'number'));

@@ -1,0 +1,181 @@
+// The validation suite (presets/validation/*.json, docs/validation.md): every published case is
+// in it, every case marked expressible runs, and the median |error| of each family and overall
+// stays within tests/data/validation_baseline.json (today's uncalibrated figures, rounded up).
+// The table is printed so that the ctest log shows where the model stands.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "cli_runner.h"
+#include "core/api.h"
+#include "core/error.h"
+#include "core/validation/validation_suite.h"
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json read_json(const std::string& path) {
+  std::ifstream in(path);
+  REQUIRE(in.good());
+  std::stringstream text;
+  text << in.rdbuf();
+  return Json::parse(text.str());
+}
+
+const Json& suite() {
+  static const Json response = paleo::handle_request(Json{{"command", "validate"}});
+  return response;
+}
+
+std::string percent(const Json& v, bool sign = true) {
+  if (v.is_null()) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, sign ? "%+.1f%%" : "%.1f%%", v.get<double>() * 100);
+  return buf;
+}
+
+void print_table(const Json& r) {
+  std::cout << "validation suite (error = predicted / measured - 1)\n";
+  for (const Json& c : r["cases"])
+    std::cout << c["id"].get<std::string>() << "\t" << c["family"].get<std::string>() << "\tpredicted "
+              << (c["predicted"].is_null() ? std::string("-") : std::to_string(c["predicted"].get<double>()))
+              << "\tmeasured " << c["measured"].get<double>() << "\terror " << percent(c["error"])
+              << (c["expressible"].get<bool>() ? "" : "\t(not expressible)") << "\n";
+  for (const Json& f : r["families"])
+    std::cout << f["family"].get<std::string>() << "\tcases " << f["cases"] << "\tscored " << f["scored"]
+              << "\tmedian |error| " << percent(f["median_abs_error"], false) << "\tmax |error| "
+              << percent(f["max_abs_error"], false)
+              << "\tmean error " << percent(f["mean_error"]) << "\n";
+  const Json& o = r["overall"];
+  std::cout << "overall\tcases " << o["cases"] << "\tscored " << o["scored"] << "\tmedian |error| "
+            << percent(o["median_abs_error"], false) << "\tmax |error| " << percent(o["max_abs_error"], false) << "\tmean error "
+            << percent(o["mean_error"]) << "\n";
+}
+
+const Json& family_row(const Json& r, const std::string& family) {
+  for (const Json& f : r["families"])
+    if (f["family"] == family) return f;
+  FAIL("no family " << family);
+  static const Json none;
+  return none;
+}
+
+}  // namespace
+
+TEST_CASE("The validation suite holds every published case once", "[validation]") {
+  const Json& r = suite();
+  REQUIRE(r["ok"].get<bool>());
+  std::set<std::string> published, seen;
+  for (const Json& c : read_json(std::string(PALEO_TEST_DATA_DIR) + "/validation/public_cases.json"))
+    published.insert(c["id"].get<std::string>());
+  for (const Json& c : r["cases"]) {
+    const std::string id = c["id"];
+    INFO(id);
+    CHECK(seen.insert(id).second);
+    CHECK(published.count(id) == 1);
+  }
+  CHECK(seen.size() == published.size());
+}
+
+TEST_CASE("Every expressible validation case runs and every other says why", "[validation]") {
+  const Json& r = suite();
+  REQUIRE(r["ok"].get<bool>());
+  for (const Json& c : r["cases"]) {
+    INFO(c["id"].get<std::string>() << ": " << c.value("message", ""));
+    if (c["expressible"].get<bool>()) {
+      CHECK(c["ok"].get<bool>());
+      CHECK(c["predicted"].get<double>() > 0);
+    } else {
+      CHECK(!c.value("why", "").empty());
+    }
+  }
+  CHECK(r["overall"]["failed"].get<long>() == 0);
+}
+
+TEST_CASE("Median errors stay within the recorded baseline", "[validation]") {
+  const Json& r = suite();
+  REQUIRE(r["ok"].get<bool>());
+  print_table(r);
+  const Json baseline = read_json(std::string(PALEO_TEST_DATA_DIR) + "/validation_baseline.json");
+  auto check = [](const std::string& name, const Json& now, const Json& recorded) {
+    INFO(name << ": median |error| " << now["median_abs_error"] << ", baseline " << recorded["median_abs_error"]);
+    CHECK(now["median_abs_error"].get<double>() <= recorded["median_abs_error"].get<double>());
+    // Fewer scored cases would let a regression hide.
+    CHECK(now["scored"].get<long>() >= recorded["scored"].get<long>());
+  };
+  for (auto it = baseline["families"].begin(); it != baseline["families"].end(); ++it)
+    check(it.key(), family_row(r, it.key()), it.value());
+  check("overall", r["overall"], baseline["overall"]);
+}
+
+TEST_CASE("validate filters by family and rejects bad requests", "[validation]") {
+  const Json kernels = paleo::handle_request(Json{{"command", "validate"}, {"family", "kernels"}});
+  REQUIRE(kernels["ok"].get<bool>());
+  CHECK(kernels["families"].size() == 1);
+  for (const Json& c : kernels["cases"]) CHECK(c["family"] == "kernels");
+  CHECK(kernels["overall"]["cases"] == kernels["families"][0]["cases"]);
+
+  const Json unknown = paleo::handle_request(Json{{"command", "validate"}, {"family", "gpus"}});
+  CHECK_FALSE(unknown["ok"].get<bool>());
+  CHECK(unknown["error"]["field"] == "family");
+  const Json typo = paleo::handle_request(Json{{"command", "validate"}, {"famly", "kernels"}});
+  CHECK_FALSE(typo["ok"].get<bool>());
+  CHECK(typo["error"]["field"] == "famly");
+}
+
+TEST_CASE("A validation case whose request fails is an error row, not run", "[validation]") {
+  const Json good = {{"id", "good"}, {"family", "f"}, {"source", {{"url", "https://example.org"}}},
+                     {"request", {{"command", "collective"}, {"op", "allreduce"}, {"algorithm", "ring"}, {"workers", 4},
+                                  {"bytes", 1e6}, {"link", {{"bandwidth_gb_per_s", 10}, {"latency_us", 0}}}}},
+                     {"compare", "time_ms"}, {"measured", 0.1}};
+  Json bad = good;
+  bad["id"] = "bad";
+  bad["request"]["net"] = "no_such_net";
+  Json missing = good;
+  missing["id"] = "missing";
+  missing["compare"] = "/totals/step_ms";
+  const std::vector<paleo::ValidationCase> cases = {paleo::parse_validation_case(good, "t"),
+                                                    paleo::parse_validation_case(bad, "t"),
+                                                    paleo::parse_validation_case(missing, "t")};
+  const Json r = paleo::validation_response(Json{{"command", "validate"}}, cases);
+  REQUIRE(r["cases"].size() == 3);
+  CHECK(r["cases"][0]["ok"].get<bool>());
+  CHECK(r["cases"][0]["error"].get<double>() == Approx(r["cases"][0]["predicted"].get<double>() / 0.1 - 1));
+  CHECK_FALSE(r["cases"][1]["ok"].get<bool>());
+  CHECK(r["cases"][1]["predicted"].is_null());
+  CHECK_FALSE(r["cases"][1]["message"].get<std::string>().empty());
+  CHECK_FALSE(r["cases"][2]["ok"].get<bool>());
+  CHECK(r["overall"]["run"] == 1);
+  CHECK(r["overall"]["failed"] == 2);
+  CHECK(r["overall"]["scored"] == 1);
+
+  Json no_why = good;
+  no_why["expressible"] = false;
+  CHECK_THROWS_AS(paleo::parse_validation_case(no_why, "t"), paleo::Error);
+  Json recursive = good;
+  recursive["request"] = {{"command", "validate"}};
+  CHECK_THROWS_AS(paleo::parse_validation_case(recursive, "t"), paleo::Error);
+}
+
+TEST_CASE("paleo validate prints one line per case and the family summary", "[validation][cli]") {
+  const paleo_test::CliResult r = paleo_test::run_cli("validate --family collectives --format csv");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  std::istringstream lines(r.out);
+  std::string line;
+  int case_lines = 0;
+  bool summary = false;
+  while (std::getline(lines, line)) {
+    if (line.rfind("DB-ALLREDUCE", 0) == 0) ++case_lines;
+    if (line.rfind("collectives,3,3,0,3,0,", 0) == 0) summary = true;
+  }
+  CHECK(case_lines == 3);
+  CHECK(summary);
+  CHECK(paleo_test::run_cli("validate --family nothing").exit_code == 2);
+}

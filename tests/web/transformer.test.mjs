@@ -1,0 +1,254 @@
+// End to end in headless Chromium: the page's transformer view (presets, pasted and uploaded
+// configs, errors next to their inputs, the memory bar, the planner) against the native CLI.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { serve, launch, dist, root, cliApi, assertClose, newPage, afterUpdate } from './helpers.mjs';
+import { bytes, count, ms } from '../../web/src/format.js';
+
+let server, browser;
+const artifacts = join(root, 'test-artifacts');
+const hfConfig = join(root, 'tests', 'data', 'hf', 'Meta-Llama-3-8B.config.json');
+
+before(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  server = await serve(dist);
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const percent = (v) => (v * 100).toFixed(1) + '%';
+const result = (page) => page.evaluate(() => window.paleoResult);
+
+async function open(hash = '', options = {}) {
+  const page = await newPage(browser, options);
+  await page.goto(server.url + '/' + hash);
+  await page.waitForSelector('body[data-ready=true]');
+  return page;
+}
+
+async function card(page, label) {
+  const exact = page.locator('.label', { hasText: new RegExp(`^${label}$`) });
+  return page.locator('#t-cards .card').filter({ has: exact }).locator('.value').textContent();
+}
+
+// The newcomer's path: the default page, then Llama 3 8B from the picker.
+async function llama(options) {
+  const page = await open('', options);
+  const start = Date.now();
+  await afterUpdate(page, () => page.selectOption('#net', 'llama3_8b'));
+  await page.waitForFunction(() => window.paleoResult?.transformer !== undefined);
+  page.pickMs = Date.now() - start;
+  return page;
+}
+
+// The request the page's inputs stand for, written out here (docs/api.md).
+async function expectedRequest(page, net) {
+  const tp = Number(await page.locator('#tp').inputValue());
+  return { command: 'estimate', net, device: 'H100_SXM', nodes: 1, devices_per_node: 8, precision: 'bf16', tp, pp: 1, cp: 1,
+    sequence_parallel: tp > 1, schedule: '1f1b', micro_batch: 1, global_batch: 64, recompute: 'selective', zero: 1,
+    attention: 'flash', seq_len: 8192, train_tokens: 1e12, price_per_gpu_hour: 'aws_p5_h100_capacity_block' };
+}
+
+test('picking Llama 3 8B gives 8 x H100 bf16 defaults and the CLI\'s step time, tokens/s and MFU', async () => {
+  const page = await llama();
+  assert.ok(page.pickMs < 5000, `the first estimate took ${page.pickMs} ms`);
+  const option = page.locator('#net optgroup[label="Transformers and LLMs"] option[value=llama3_8b]');
+  assert.equal(await option.textContent(), 'Llama 3 8B (Meta 2024)');
+  for (const [id, value] of [['device', 'H100_SXM'], ['t_nodes', '1'], ['t_per_node', '8'], ['precision', 'bf16'],
+    ['seq_len', '8192'], ['global_batch', '64'], ['recompute', 'selective'], ['attention', 'flash']]) {
+    assert.equal(await page.locator('#' + id).inputValue(), value, id);
+  }
+  assert.ok(['1', '2', '4', '8'].includes(await page.locator('#tp').inputValue()));
+  const request = await expectedRequest(page, 'llama3_8b');
+  const shown = await result(page);
+  assert.deepEqual(shown.requests.estimate, request);
+  const cli = cliApi(request);
+  assert.equal(cli.ok, true, JSON.stringify(cli.error));
+  assertClose(shown.transformer, cli, 1e-12);
+  assert.equal(cli.fits, true, 'the starting layout fits');
+  assert.equal(await card(page, 'Step'), ms(cli.step_ms) + ' ms');
+  assert.equal(await card(page, 'Tokens/s'), count(cli.tokens_per_s) + ' tokens/s');
+  assert.equal(await card(page, 'MFU'), percent(cli.mfu));
+  assert.equal(await card(page, 'HFU'), percent(cli.hfu));
+  assert.equal(await card(page, 'Model TFLOP/s per GPU'), cli.model_tflops_per_gpu.toFixed(1) + ' TFLOP/s');
+  assert.equal(await card(page, 'Memory per GPU'), bytes(cli.memory_per_device_bytes));
+  assert.match(await page.locator('#t-train').textContent(), new RegExp(`\\$${Math.floor(cli.train.cost_usd).toLocaleString('en-US')}`));
+  // The CNN view is out of the way; the operator table holds the transformer's operators.
+  assert.equal(await page.locator('#cards').isVisible(), false);
+  assert.equal(await page.locator('#scaling-h').isVisible(), false);
+  assert.equal(await page.locator('#layers-title').textContent(), 'Operators');
+  const rows = page.locator('#layers tbody tr');
+  assert.equal(await rows.count(), cli.layers.length);
+  const first = await rows.first().locator(':scope > *').allTextContents();
+  assert.deepEqual(first.slice(0, 5), [cli.layers[0].name, cli.layers[0].type, String(cli.layers[0].count),
+    ms(cli.layers[0].forward.total_ms), ms(cli.layers[0].backward.total_ms)]);
+  // Sortable as the CNN table: backward ms, slowest first.
+  await page.locator('#layers thead th').nth(4).locator('button').click();
+  const slowest = cli.layers.reduce((a, b) => (b.backward.total_ms > a.backward.total_ms ? b : a));
+  assert.equal(await rows.first().locator('th').textContent(), slowest.name);
+  // Warnings from the core beside the result.
+  assert.equal(await page.locator('#t-warnings li').count(), cli.warnings.length);
+  // The link restores the same estimate.
+  const again = await newPage(browser);
+  await again.goto(page.url());
+  await again.waitForSelector('body[data-ready=true]');
+  assertClose((await result(again)).transformer, cli, 1e-12);
+  await again.close();
+  await page.screenshot({ path: join(artifacts, 'transformer.png'), fullPage: true });
+  // Result JSON holds the request and the core's response.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
+  const saved = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  assert.deepEqual(saved.requests.estimate, request);
+  assertClose(saved.transformer, cli, 1e-12);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('a hand-written link naming only the preset gets the same starting layout', async () => {
+  const picked = await llama();
+  const page = await open('#net=llama3_8b');
+  assert.deepEqual((await result(page)).requests.estimate, (await result(picked)).requests.estimate);
+  await picked.close();
+  await page.close();
+});
+
+test('an uploaded Hugging Face config.json and a pasted compact config give estimates', async () => {
+  const page = await open();
+  await page.click('#config-box summary');
+  await afterUpdate(page, () => page.setInputFiles('#config-file', hfConfig));
+  await page.waitForFunction(() => window.paleoResult?.transformer !== undefined);
+  const hf = JSON.parse(readFileSync(hfConfig, 'utf8'));
+  assert.deepEqual(JSON.parse(await page.locator('#config').inputValue()), hf);
+  const request = await expectedRequest(page, hf);
+  const shown = await result(page);
+  assert.deepEqual(shown.requests.estimate, request);
+  const cli = cliApi(request);
+  assertClose(shown.transformer, cli, 1e-12);
+  assert.equal(cli.model.source, 'huggingface');
+  assert.match(await page.locator('#net-info').textContent(), /^Pasted Hugging Face config/);
+  assert.equal(await card(page, 'Step'), ms(cli.step_ms) + ' ms');
+  // The config stays in the link.
+  assert.match(page.url(), /config=/);
+
+  const compact = { transformer: { name: 'tiny', layers: 4, hidden: 512, heads: 8, ffn_hidden: 2048, vocab: 32000,
+    seq_len: 1024 } };
+  await afterUpdate(page, () => page.fill('#config', JSON.stringify(compact)));
+  const tiny = await result(page);
+  assert.equal(tiny.transformer.model.source, 'config');
+  assertClose(tiny.transformer, cliApi(tiny.requests.estimate), 1e-12);
+  assert.match(await page.locator('#net-info').textContent(), /^Pasted config “tiny”/);
+  // A config error is shown next to the config, naming its field.
+  await afterUpdate(page, () => page.fill('#config', JSON.stringify({ transformer: { layers: 2, hidden: 64 } })));
+  assert.match(await page.locator('#config-error').textContent(), /field “net\.transformer\.heads”: is missing/);
+  assert.equal(await page.locator('#config').getAttribute('aria-invalid'), 'true');
+  await afterUpdate(page, () => page.fill('#config', '{"transformer": '));
+  assert.match(await page.locator('#config-error').textContent(), /malformed JSON/);
+  // Clearing the config goes back to the preset (a CNN here), without errors.
+  await afterUpdate(page, () => page.click('#config-clear'));
+  assert.equal(await page.locator('#config-error').isVisible(), false);
+  assert.equal(await page.locator('#cards').isVisible(), true);
+  assert.equal((await result(page)).estimate.net.name, 'VGG 16 - FROM SLIM');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('errors appear next to the input they name: global batch, then a tp that does not divide the heads', async () => {
+  const page = await llama();
+  await afterUpdate(page, () => page.fill('#t_nodes', '3'));
+  const error = page.locator('#field-error');
+  assert.equal(await page.locator('#global_batch + #field-error').isVisible(), true);
+  assert.match(await error.textContent(), /not a multiple of dp x micro_batch/);
+  await afterUpdate(page, () => page.fill('#global_batch', '72'));
+  await afterUpdate(page, () => page.fill('#tp', '3'));
+  assert.equal(await page.locator('#tp + #field-error').isVisible(), true);
+  assert.equal(await error.textContent(), 'tensor parallelism 3 does not divide the 32 heads');
+  assert.equal(await page.locator('#tp').getAttribute('aria-invalid'), 'true');
+  assert.equal(await page.locator('#results').getAttribute('class'), 'results stale');
+  assert.match(await page.locator('#error').textContent(), /shown next to it/);
+  await afterUpdate(page, () => page.fill('#tp', '4'));
+  assert.equal(await error.count(), 0);
+  assert.equal(await page.locator('#tp').getAttribute('aria-invalid'), null);
+  assert.equal(await page.locator('#error').isVisible(), false);
+  assert.equal((await result(page)).transformer.parallel.dp, 6);
+  await page.close();
+});
+
+test('the memory bar marks the overflow of a layout that does not fit', async () => {
+  const page = await llama();
+  await afterUpdate(page, () => page.fill('#tp', '1'));
+  await afterUpdate(page, () => page.selectOption('#zero', '0'));
+  await afterUpdate(page, () => page.selectOption('#recompute', 'none'));
+  await afterUpdate(page, () => page.fill('#micro_batch', '4'));
+  const { transformer: t, requests } = await result(page);
+  const cli = cliApi(requests.estimate);
+  assertClose(t, cli, 1e-12);
+  assert.equal(cli.fits, false);
+  const over = cli.memory.total_bytes - cli.memory.capacity_bytes;
+  assert.equal(await page.locator('#t-memory .hbar.over').count(), 1);
+  assert.equal(await page.locator('#t-memory .overflow').textContent(), 'over by ' + bytes(over));
+  assert.match(await page.locator('#t-memory p.error').textContent(), new RegExp(`^Does not fit: ${bytes(cli.memory.total_bytes)}`));
+  assert.match(await page.locator('#t-cards .card.bad .note').textContent(), /does not fit/);
+  await page.screenshot({ path: join(artifacts, 'transformer-overflow.png'), fullPage: true });
+  await page.close();
+});
+
+test('the planner ranks layouts, gives its reasons, and loads a row into the inputs', async (t) => {
+  const probe = cliApi({ command: 'plan', net: 'llama3_8b', device: 'H100_SXM', nodes: 1, devices_per_node: 8,
+    precision: 'bf16', global_batch: 64, seq_len: 8192, top: 10 });
+  if (!probe.ok) {
+    t.skip('the core has no plan command yet: ' + probe.error.message);
+    return;
+  }
+  const page = await llama();
+  await page.evaluate(() => {
+    window.busySeen = [];
+    new MutationObserver(() => window.busySeen.push(document.getElementById('planner').getAttribute('aria-busy')))
+      .observe(document.getElementById('planner'), { attributes: true, attributeFilter: ['aria-busy'] });
+  });
+  await page.click('#plan-run');
+  await page.waitForSelector('#plan-table tbody tr');
+  await page.waitForFunction(() => !document.getElementById('plan-run').disabled);
+  assert.deepEqual(await page.evaluate(() => window.busySeen), ['true', 'false']);
+  const rows = page.locator('#plan-table tbody tr');
+  assert.equal(await rows.count(), probe.candidates.length);
+  assert.ok(probe.candidates.length > 0 && probe.candidates.length <= 10);
+  for (let i = 0; i < probe.candidates.length; ++i) {
+    const c = probe.candidates[i];
+    const cells = await rows.nth(i).locator(':scope > *').allTextContents();
+    assert.deepEqual(cells.slice(0, 5).concat(cells[10]), [c.rank, c.tp, c.pp, c.dp, c.cp].map(String).concat(ms(c.step_ms)));
+  }
+  assert.deepEqual(await page.locator('#plan-why li').allTextContents(), probe.why);
+  assert.match(await page.locator('#plan-summary').textContent(), new RegExp(`^${probe.evaluated} layouts evaluated, ` +
+    `${probe.feasible} fit`));
+  // A row loads its layout: the estimate of the loaded layout is the planner's.
+  const pick = probe.candidates[Math.min(1, probe.candidates.length - 1)];
+  await afterUpdate(page, () => rows.nth(pick.rank - 1).click());
+  for (const key of ['tp', 'pp', 'cp', 'micro_batch', 'virtual_stages', 'recompute', 'zero']) {
+    assert.equal(await page.locator('#' + key).inputValue(), String(pick[key]), key);
+  }
+  assert.equal(await page.locator('#sequence_parallel').isChecked(), pick.sequence_parallel);
+  const loaded = (await result(page)).transformer;
+  assertClose(loaded.step_ms, pick.step_ms, 1e-9);
+  assertClose(loaded.breakdown, pick.breakdown, 1e-9);
+  assert.equal(await page.locator('#plan-stale').isVisible(), false);
+  await page.screenshot({ path: join(artifacts, 'transformer-planner.png'), fullPage: true });
+  // Another batch makes the plan out of date.
+  await afterUpdate(page, () => page.fill('#global_batch', '128'));
+  assert.equal(await page.locator('#plan-stale').isVisible(), true);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the transformer view fits a phone-width screen', async () => {
+  const page = await llama({ viewport: { width: 375, height: 800 } });
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 375, `page is ${width} px wide`);
+  assert.match(await page.locator('#summary-bar').textContent(), /tokens\/s · MFU/);
+  await page.screenshot({ path: join(artifacts, 'transformer-phone.png') });
+  await page.close();
+});

@@ -1,0 +1,146 @@
+// The transformer part of the page: one estimate per input change (cards, warnings, step and
+// memory bars, time and cost), its errors next to the input they name, and the planner panel.
+import { memoryBar, stepBar } from './bars.js';
+import { clearFieldError, showError, showFieldError } from './errors.js';
+import { renderPlan } from './planner.js';
+import * as tf from './transformer.js';
+import { FIELD_INPUTS, layoutOf, planKey, planRequest, transformerRequest } from './transformer_request.js';
+
+const $ = (id) => document.getElementById(id);
+const malformed = (e) => ({ message: 'malformed JSON: ' + e.message, layer: '', field: 'net' });
+const isNetField = (field) => field === 'net' || field.startsWith('net.');
+
+export class TransformerView {
+  // call(request) -> response; status(text); exports: CSV tables; getState(); setLayout(partial state).
+  constructor({ call, status, exports, getState, setLayout }) {
+    Object.assign(this, { call, status, exports, getState, setLayout });
+    this.planned = null;  // {key, request, response}
+    $('plan-run').addEventListener('click', () => this.runPlan());
+  }
+
+  // Returns {requests, transformer} to show, or null after showing an error.
+  update(state) {
+    let request;
+    try {
+      request = transformerRequest(state);
+    } catch (e) {
+      this.failed(malformed(e), state);
+      return null;
+    }
+    const t = this.call(request);
+    if (!t.ok) {
+      this.failed(t.error, state);
+      return null;
+    }
+    this.clearErrors();
+    $('results').classList.remove('stale');
+    $('net-info').textContent = tf.netInfo(t, Boolean(state.config.trim()));
+    $('context').textContent = tf.describe(t);
+    tf.cards($('t-cards'), t);
+    tf.warnings($('t-warnings'), t);
+    tf.train($('t-train'), t);
+    this.exports.step = stepBar($('t-step'), t);
+    memoryBar($('t-memory'), t);
+    const p = t.parallel;
+    $('t-dp').textContent = `DP (data parallel) follows: ${p.devices} GPUs / (TP ${p.tp} × PP ${p.pp} × CP ${p.cp}) = ${p.dp}.`;
+    $('summary-bar').textContent = tf.summary(t);
+    this.markStale(state);
+    return { requests: { estimate: request }, transformer: t };
+  }
+
+  // Back to a CNN: nothing of the transformer's errors stays on screen.
+  clear() {
+    clearFieldError();
+    showError($('config-error'), null);
+    $('config').removeAttribute('aria-invalid');
+  }
+
+  clearErrors() {
+    this.clear();
+    showError($('spec-error'), null);
+    showError($('error'), null);
+    for (const node of document.querySelectorAll('#inputs [aria-invalid]')) node.removeAttribute('aria-invalid');
+  }
+
+  // The error goes next to its input: the pasted config for the net's fields, else the input
+  // that sets the field; the box above the results when no input shows it.
+  failed(error, state) {
+    this.clearErrors();
+    const field = error.field || '';
+    let shown;
+    if (isNetField(field) && state.config.trim()) {
+      showError($('config-error'), error);
+      $('config').setAttribute('aria-invalid', 'true');
+      shown = true;
+    } else {
+      shown = showFieldError($(FIELD_INPUTS[field] ?? field), error);
+    }
+    if (shown) {
+      $('error').hidden = false;
+      $('error').textContent = 'An input has an error (shown next to it, in red); the results below are out of date.';
+    } else {
+      showError($('error'), error);
+    }
+    $('results').classList.add('stale');
+  }
+
+  plan() {
+    return this.planned ? { request: this.planned.request, response: this.planned.response } : null;
+  }
+
+  // The plan is computed on the main thread: show the busy state first, let it paint, then search.
+  async runPlan() {
+    let request;
+    try {
+      request = planRequest(this.getState());
+    } catch (e) {
+      showError($('plan-error'), malformed(e));
+      return;
+    }
+    this.busy(true);
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    try {
+      const t0 = performance.now();
+      const response = this.call(request);
+      const seconds = (performance.now() - t0) / 1e3;
+      if (!response.ok) {
+        this.planned = null;
+        showError($('plan-error'), response.error);
+        for (const id of ['plan-table', 'plan-why', 'plan-summary']) $(id).replaceChildren();
+        $('plan-why').hidden = true;
+        return;
+      }
+      showError($('plan-error'), null);
+      this.planned = { key: planKey(request), request, response };
+      this.exports.plan = renderPlan({ summary: $('plan-summary'), table: $('plan-table'), why: $('plan-why') }, response,
+        (candidate) => {
+          this.setLayout(layoutOf(candidate));
+          this.status(`Layout ${candidate.rank} loaded`);
+        });
+      $('plan-summary').append(` Searched in ${seconds.toFixed(2)} s.`);
+      this.markStale(this.getState());
+    } finally {
+      this.busy(false);
+    }
+  }
+
+  busy(on) {
+    $('plan-run').disabled = on;
+    $('planner').setAttribute('aria-busy', String(on));
+    $('planner').classList.toggle('busy', on);
+    $('plan-status').textContent = on ? 'Searching layouts…' : '';
+  }
+
+  markStale(state) {
+    let stale = false;
+    if (this.planned) {
+      try {
+        stale = planKey(planRequest(state)) !== this.planned.key;
+      } catch {
+        stale = true;
+      }
+    }
+    $('planner').classList.toggle('stale', stale);
+    $('plan-stale').hidden = !stale;
+  }
+}
