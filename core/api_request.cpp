@@ -249,7 +249,8 @@ Request parse_request(const Json& request) {
     r.devices_per_node = read_count(request["devices_per_node"], "devices_per_node", 1000000);
   r.raw = request;
   if (r.is_transformer) {
-    r.transformer = parse_transformer_request(request, r.scenario.has_cluster ? r.scenario.cluster.devices() : 1);
+    r.transformer =
+        parse_transformer_request(request, r.scenario.device, r.scenario.has_cluster ? r.scenario.cluster.devices() : 1);
     r.has_net = true;
     return r;
   }

@@ -13,6 +13,7 @@ struct Device {
   double mem_bandwidth_gb_per_s = 0;  // paleo2017 divides by 2^30 (see ModelProfile)
   double memory_bytes = 0;            // 0 = unknown
   bool is_gpu = true;
+  std::string generation;             // architecture ("volta", "ampere", "hopper", ...): picks the software era
   // Dense matrix-unit (tensor core) peaks per number format, 1e9 FLOP/s: "tf32", "fp16", "bf16",
   // "fp8" (core/precision/device_peak.h). Empty for devices without matrix units.
   std::map<std::string, double> peak_tensor_gflops;

@@ -55,6 +55,7 @@ Device device_from_json(const Json& obj, const std::string& field) {
     if (!obj["is_gpu"].is_boolean()) throw Error("'is_gpu' must be true or false", "", field);
     d.is_gpu = obj["is_gpu"].get<bool>();
   }
+  if (obj.contains("generation") && obj["generation"].is_string()) d.generation = obj["generation"].get<std::string>();
   if (obj.contains("peak_tensor_gflops") && !obj["peak_tensor_gflops"].is_null()) {
     const Json& peaks = obj["peak_tensor_gflops"];
     if (!peaks.is_object()) throw Error("'peak_tensor_gflops' must be an object {\"bf16\": GFLOP/s, ...}", "", field);
@@ -155,6 +156,8 @@ Presets::Presets() {
       links_ = list_in(doc, "links");
     } else if (path == "clusters.json") {
       clusters_ = list_in(doc, "clusters");
+    } else if (path == "software_eras.json") {
+      software_eras_ = list_in(doc, "eras");
     }
   }
 }

@@ -36,6 +36,7 @@ class Presets {
   const Json& prices() const { return prices_; }
   const Json& links() const { return links_; }
   const Json& clusters() const { return clusters_; }
+  const Json& software_eras() const { return software_eras_; }
 
  private:
   Presets();
@@ -49,6 +50,7 @@ class Presets {
   Json prices_ = Json::array();
   Json links_ = Json::array();
   Json clusters_ = Json::array();
+  Json software_eras_ = Json::array();
 };
 
 // Device and interconnect from a request object ({"name", "peak_gflops", ...}); throws with the

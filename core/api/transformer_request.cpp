@@ -43,7 +43,7 @@ const std::vector<std::string>& transformer_request_fields() {
   static const std::vector<std::string> fields = {
       "precision", "seq_len", "global_batch", "micro_batch", "tp", "pp", "dp", "cp", "ep", "virtual_stages",
       "sequence_parallel", "schedule", "recompute", "zero", "attention", "train_tokens", "price_per_gpu_hour",
-      "prompt_len", "generate_len", "top"};
+      "prompt_len", "generate_len", "top", "software_era", "efficiency"};
   return fields;
 }
 
@@ -56,7 +56,7 @@ long layout_devices(const Json& request) {
   return static_cast<long>(devices);
 }
 
-TransformerRequest parse_transformer_request(const Json& request, long devices) {
+TransformerRequest parse_transformer_request(const Json& request, const Device& device, long devices) {
   TransformerRequest t;
   t.net = transformer_net(request["net"], "net");
   TrainingOptions& o = t.training;
@@ -114,6 +114,13 @@ TransformerRequest parse_transformer_request(const Json& request, long devices) 
     if (!(t.train_tokens >= 0 && t.train_tokens <= 1e16)) throw Error("must be from 0 to 1e16 tokens", "", "train_tokens");
   }
   read_price(request, t);
+  t.era = request.contains("software_era") ? software_era(read_string(request, "software_era", ""), "software_era")
+                                           : default_software_era(device);
+  if (request.contains("efficiency")) {
+    t.era.efficiency = efficiency_from_json(request["efficiency"], t.era.efficiency, "efficiency");
+    t.era.name += ", with the request's efficiency";
+  }
+  o.efficiency = t.era.efficiency;
   if (request.contains("batch_size")) t.batch = read_count_field(request, "batch_size", 1, 1 << 20);
   if (request.contains("prompt_len")) t.prompt_len = read_count_field(request, "prompt_len", 1, 10000000);
   if (request.contains("generate_len")) t.generate_len = read_count_field(request, "generate_len", 1, 10000000);

@@ -3,6 +3,8 @@
 // transformer request (training layout, precision, inference and planner options).
 #include <string>
 
+#include "core/efficiency/software_era.h"
+#include "core/hardware.h"
 #include "core/json.h"
 #include "core/link.h"
 #include "core/transformer/training_options.h"
@@ -13,6 +15,7 @@ namespace paleo {
 struct TransformerRequest {
   TransformerNet net;
   TrainingOptions training;
+  SoftwareEra era;                  // its efficiency is training.efficiency
   bool dp_given = false;
   bool micro_batch_given = false;
   bool global_batch_given = false;
@@ -35,6 +38,6 @@ long layout_devices(const Json& request);
 
 // Reads the transformer fields; the device and cluster are read by the caller. `devices` is the
 // cluster's device count (dp is derived from it unless given).
-TransformerRequest parse_transformer_request(const Json& request, long devices);
+TransformerRequest parse_transformer_request(const Json& request, const Device& device, long devices);
 
 }  // namespace paleo

@@ -82,8 +82,12 @@ Json train_json(const TrainingEstimate& e, const TransformerRequest& t) {
   return j;
 }
 
+Json era_json(const SoftwareEra& era) {
+  return {{"key", era.key}, {"name", era.name}, {"efficiency", efficiency_json(era.efficiency)}};
+}
+
 Json device_json(const Device& d) {
-  Json j = {{"key", d.key}, {"name", d.name}, {"peak_gflops", d.peak_gflops},
+  Json j = {{"key", d.key}, {"name", d.name}, {"generation", d.generation}, {"peak_gflops", d.peak_gflops},
             {"mem_bandwidth_gb_per_s", d.mem_bandwidth_gb_per_s}, {"memory_bytes", d.memory_bytes}};
   j["peak_tensor_gflops"] = Json::object();
   for (const auto& [format, gflops] : d.peak_tensor_gflops) j["peak_tensor_gflops"][format] = gflops;
@@ -108,6 +112,7 @@ Json estimate_json(const Request& r) {
               {"pipeline_ms", e.pipeline_ms}, {"bubble_fraction", e.bubble_fraction},
               {"breakdown", breakdown_json(e.breakdown)}, {"memory", memory_json(e.memory)},
               {"parallel", parallel_json(e)}, {"precision", precision_json(t.training.precision)},
+              {"software_era", era_json(t.era)},
               {"model", model_json(t)}, {"device", device_json(r.scenario.device)},
               {"cluster", cluster_json(request_cluster(r))}};
   Json train = train_json(e, t);
@@ -135,7 +140,8 @@ Json plan_json(const Request& r) {
   return {{"ok", true}, {"command", "plan"}, {"kind", "transformer"}, {"model", model_json(t)},
           {"device", device_json(r.scenario.device)}, {"cluster", cluster_json(cluster)},
           {"devices", cluster.devices()}, {"global_batch", t.training.global_batch}, {"seq_len", t.training.seq_len},
-          {"precision", precision_json(t.training.precision)}, {"evaluated", plan.evaluated},
+          {"precision", precision_json(t.training.precision)}, {"software_era", era_json(t.era)},
+          {"evaluated", plan.evaluated},
           {"feasible", plan.feasible}, {"candidates", candidates}, {"why", plan.why}};
 }
 
@@ -148,13 +154,14 @@ Json inference_json(const Request& r) {
   o.tp = t.training.parallel.tp;
   o.precision = t.training.precision;
   o.attention = t.training.attention;
+  o.efficiency = t.training.efficiency;
   Cluster cluster = request_cluster(r);
   if (!r.scenario.has_cluster) cluster.devices_per_node = o.tp;  // tp devices of one node
   const InferenceEstimate e = estimate_inference(t.net.config, o, r.scenario.device, cluster);
   return {{"ok", true}, {"command", "inference"}, {"kind", "transformer"}, {"model", model_json(t)},
           {"device", device_json(r.scenario.device)}, {"tp", o.tp}, {"batch_size", o.batch},
           {"prompt_len", o.prompt_len}, {"generate_len", o.generate_len},
-          {"precision", precision_json(o.precision)}, {"prefill_ms", e.prefill_ms},
+          {"precision", precision_json(o.precision)}, {"software_era", era_json(t.era)}, {"prefill_ms", e.prefill_ms},
           {"time_to_first_token_ms", e.prefill_ms}, {"decode_ms_per_token", e.decode_ms_per_token},
           {"tokens_per_s", e.decode_tokens_per_s}, {"total_ms", e.total_ms},
           {"tp_comm_per_token_ms", e.tp_comm_per_token_ms}, {"weights_bytes", e.weights_bytes},

@@ -37,7 +37,7 @@ InferenceEstimate estimate_inference(const TransformerConfig& c, const Inference
   if (cluster.devices() != o.tp)
     throw Error("inference runs on tp devices: the cluster has " + std::to_string(cluster.devices()), "", "tp");
   InferenceEstimate est;
-  const KernelEfficiency& eff = default_kernel_efficiency();
+  const KernelEfficiency& eff = o.efficiency;
   const Dtype t = o.precision.compute;
   const double ab = dtype_bytes(o.precision.activations);
   LayoutGroups groups = layout_groups(cluster, ParallelLayout{o.tp, 1, 1, 1, 1, 1, false});

@@ -18,6 +18,7 @@ struct InferenceOptions {
   long tp = 1;
   PrecisionPolicy precision = precision_policy("bf16", "precision");
   AttentionKernel attention = AttentionKernel::kFlash;
+  KernelEfficiency efficiency;
 };
 
 struct InferenceEstimate {

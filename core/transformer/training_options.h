@@ -3,6 +3,7 @@
 // sequence, precision, recompute, ZeRO stage, attention kernel and optimizer.
 #include <string>
 
+#include "core/efficiency/kernel_efficiency.h"
 #include "core/layer_cost.h"
 #include "core/precision/precision_policy.h"
 #include "core/transformer/transformer_config.h"
@@ -36,6 +37,7 @@ struct TrainingOptions {
   Optimizer optimizer = Optimizer::kAdam;
   bool overlap = true;       // gradient reduction overlapped with the last backward pass
   bool pp_scatter_gather = true;  // pipeline messages split over the TP group (Narayanan 2021)
+  KernelEfficiency efficiency;    // of the software era (core/efficiency/software_era.h)
   long micro_batches() const { return global_batch / (parallel.dp * micro_batch); }
 };
 

@@ -133,7 +133,7 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
   const OpContext x = op_context(c, o);
   const ModelOps ops = model_ops(c, x);
   const std::vector<StagePlan> stages = stage_plans(c, p, ops);
-  const KernelEfficiency& eff = default_kernel_efficiency();
+  const KernelEfficiency& eff = o.efficiency;
   const Dtype t = o.precision.compute;
 
   const OpsTime dense = time_ops(ops.dense_layer, device, eff, t, o.recompute, true);

@@ -1,0 +1,71 @@
+#include "core/efficiency/software_era.h"
+
+#include "core/error.h"
+#include "core/presets.h"
+
+namespace paleo {
+namespace {
+
+struct Bound {
+  const char* name;
+  double KernelEfficiency::*member;
+  double low, high;  // inclusive bounds of a sensible value
+};
+
+const Bound kBounds[] = {
+    {"matmul_ceiling", &KernelEfficiency::matmul_ceiling, 0.01, 1},
+    {"tile", &KernelEfficiency::tile, 1, 4096},
+    {"short_k", &KernelEfficiency::short_k, 0, 1e6},
+    {"vector_ceiling", &KernelEfficiency::vector_ceiling, 0.01, 1},
+    {"memory_fraction", &KernelEfficiency::memory_fraction, 0.01, 1},
+    {"kernel_overhead_ms", &KernelEfficiency::kernel_overhead_ms, 0, 100},
+};
+
+SoftwareEra era_from_json(const Json& doc, const std::string& field) {
+  SoftwareEra era;
+  era.key = doc.value("key", "custom");
+  era.name = doc.value("name", era.key);
+  if (doc.contains("efficiency")) era.efficiency = efficiency_from_json(doc["efficiency"], era.efficiency, field);
+  return era;
+}
+
+}  // namespace
+
+KernelEfficiency efficiency_from_json(const Json& obj, KernelEfficiency base, const std::string& field) {
+  if (!obj.is_object()) throw Error("must be an object of efficiency parameters (docs/transformer.md)", "", field);
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    const Bound* bound = nullptr;
+    for (const Bound& b : kBounds)
+      if (it.key() == b.name) bound = &b;
+    if (!bound) throw Error("unknown efficiency parameter '" + it.key() + "'", "", field);
+    const double v = read_number(obj, it.key(), "");
+    if (!(v >= bound->low && v <= bound->high))
+      throw Error("must be from " + Json(bound->low).dump() + " to " + Json(bound->high).dump() + ", got " +
+                      it.value().dump(), "", field + "." + it.key());
+    base.*(bound->member) = v;
+  }
+  return base;
+}
+
+Json efficiency_json(const KernelEfficiency& e) {
+  Json j = Json::object();
+  for (const Bound& b : kBounds) j[b.name] = e.*(b.member);
+  return j;
+}
+
+SoftwareEra software_era(const std::string& key, const std::string& field) {
+  for (const Json& doc : Presets::instance().software_eras())
+    if (doc.value("key", "") == key) return era_from_json(doc, field);
+  std::string known;
+  for (const Json& doc : Presets::instance().software_eras()) known += (known.empty() ? "" : ", ") + doc.value("key", "");
+  throw Error("unknown software era '" + key + "' (known: " + known + ")", "", field);
+}
+
+SoftwareEra default_software_era(const Device& device) {
+  for (const Json& doc : Presets::instance().software_eras())
+    for (const Json& g : doc.value("generations", Json::array()))
+      if (g.is_string() && g.get<std::string>() == device.generation) return era_from_json(doc, "software_era");
+  return SoftwareEra{};
+}
+
+}  // namespace paleo

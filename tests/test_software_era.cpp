@@ -1,0 +1,70 @@
+// Software eras: the era a device's generation picks, a request's own era or efficiency, and the
+// fitted eras of presets/software_eras.json reproducing the residuals recorded beside them (so
+// that a change of the model or of the data cannot leave the recorded fit stale).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+
+#include "core/api.h"
+#include "core/efficiency/software_era.h"
+#include "core/presets.h"
+
+namespace {
+
+paleo::Json estimate(paleo::Json extra) {
+  paleo::Json r = {{"command", "estimate"}, {"net", "gpt3_1_3b"}, {"tp", 1}, {"global_batch", 8}};
+  r.update(extra);
+  return paleo::handle_request(r);
+}
+
+}  // namespace
+
+TEST_CASE("A device's generation picks its software era", "[transformer][era]") {
+  const paleo::Presets& p = paleo::Presets::instance();
+  CHECK(paleo::default_software_era(p.device("V100_SXM2_32GB")).key == "megatron_lm_2019");
+  CHECK(paleo::default_software_era(p.device("A100_80GB_SXM")).key == "megatron_lm_2021");
+  CHECK(paleo::default_software_era(p.device("H100_SXM")).key == "megatron_lm_2021");
+  CHECK(paleo::default_software_era(p.device("TITAN_X")).key == "untuned");
+  const paleo::Json r = estimate({{"device", "A100_80GB_SXM"}});
+  REQUIRE(r["ok"].get<bool>());
+  CHECK(r["software_era"]["key"] == "megatron_lm_2021");
+}
+
+TEST_CASE("A request's era and efficiency override the default", "[transformer][era]") {
+  const paleo::Json base = estimate({{"device", "A100_80GB_SXM"}});
+  const paleo::Json older = estimate({{"device", "A100_80GB_SXM"}, {"software_era", "megatron_lm_2019"}});
+  REQUIRE(older["ok"].get<bool>());
+  CHECK(older["step_ms"].get<double>() > base["step_ms"].get<double>());
+  // Halving the matrix-product ceiling slows the step, but less than twice (not all is GEMM).
+  const double ceiling = base["software_era"]["efficiency"]["matmul_ceiling"].get<double>();
+  const paleo::Json slower = estimate({{"device", "A100_80GB_SXM"}, {"efficiency", {{"matmul_ceiling", ceiling / 2}}}});
+  REQUIRE(slower["ok"].get<bool>());
+  const double ratio = slower["step_ms"].get<double>() / base["step_ms"].get<double>();
+  CHECK(ratio > 1.3);
+  CHECK(ratio < 2.0);
+  CHECK(slower["software_era"]["efficiency"]["matmul_ceiling"].get<double>() == ceiling / 2);
+  CHECK(estimate({{"software_era", "2031"}})["error"]["field"] == "software_era");
+  CHECK(estimate({{"efficiency", {{"matmul_ceiling", 1.5}}}})["error"]["field"] == "efficiency.matmul_ceiling");
+  CHECK(estimate({{"efficiency", {{"speed", 1}}}})["error"]["field"] == "efficiency");
+}
+
+TEST_CASE("Each fitted era reproduces the residuals recorded with it", "[transformer][era][validation]") {
+  const paleo::Presets& p = paleo::Presets::instance();
+  const paleo::Json validation = paleo::handle_request({{"command", "validate"}, {"family", "transformers"}});
+  REQUIRE(validation["ok"].get<bool>());
+  for (const paleo::Json& era : p.software_eras()) {
+    INFO(era["key"].get<std::string>());
+    REQUIRE(era.contains("residuals"));
+    for (auto it = era["residuals"].begin(); it != era["residuals"].end(); ++it) {
+      bool found = false;
+      for (const paleo::Json& c : validation["cases"])
+        if (c["id"] == it.key()) {
+          found = true;
+          INFO(it.key());
+          CHECK(std::fabs(c["error"].get<double>() - it.value().get<double>()) < 1e-3);
+        }
+      CHECK(found);
+    }
+  }
+}
