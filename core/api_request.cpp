@@ -249,6 +249,16 @@ Request parse_request(const Json& request) {
     r.devices_per_node = read_count(request["devices_per_node"], "devices_per_node", 1000000);
   r.raw = request;
   if (r.is_transformer) {
+    // Fields of the CNN model would be silently ignored: say so instead.
+    static const char* const kCnnOnly[] = {
+        "profile", "network", "software", "ppp_comp", "ppp_comm", "conv_algorithm", "workspace_limit_bytes",
+        "fetch_bandwidth_gb_per_s", "use_pipeline", "parallel", "workers", "scaling", "hybrid_workers", "collective",
+        "bucket_bytes", "pipeline", "roofline", "op", "algorithm", "bytes", "link", "servers"};
+    for (const char* field : kCnnOnly)
+      if (request.contains(field))
+        throw Error("applies to CNN specs only; a transformer takes the fields of docs/transformer.md", "", field);
+    if (request.contains("batch_size") && r.command != "inference")
+      throw Error("a transformer's batch is global_batch (sequences per step) and micro_batch", "", "batch_size");
     r.transformer =
         parse_transformer_request(request, r.scenario.device, r.scenario.has_cluster ? r.scenario.cluster.devices() : 1);
     r.has_net = true;

@@ -250,6 +250,9 @@ TEST_CASE("Transformer requests: bad layouts name their field", "[transformer][a
   CHECK(field_of(with("zero", 4)) == "zero");
   CHECK(field_of(with("attention", "sparse")) == "attention");
   CHECK(field_of(with("ep", 2)) == "ep");
+  CHECK(field_of(with("batch_size", 64)) == "batch_size");  // a transformer's batch is global_batch
+  CHECK(field_of(with("workers", 8)) == "workers");         // CNN-only fields are not silently ignored
+  CHECK(field_of(with("ppp_comp", 0.5)) == "ppp_comp");
   CHECK(field_of(paleo::Json{{"command", "estimate"}, {"net", "vgg16"}, {"tp", 2}}) == "tp");
   CHECK(field_of(paleo::Json{{"command", "plan"}, {"net", "vgg16"}}) == "net");
   CHECK(field_of(paleo::Json{{"command", "estimate"}, {"net", {{"transformer", {{"layers", 2}, {"hidden", 64}}}}}}) ==

@@ -34,8 +34,9 @@ InferenceEstimate estimate_inference(const TransformerConfig& c, const Inference
                                      const Cluster& cluster) {
   if (c.heads % o.tp != 0 || (c.kv_heads % o.tp != 0 && o.tp % c.kv_heads != 0))
     throw Error("tensor parallelism " + std::to_string(o.tp) + " does not divide the heads", "", "tp");
-  if (cluster.devices() != o.tp)
-    throw Error("inference runs on tp devices: the cluster has " + std::to_string(cluster.devices()), "", "tp");
+  if (static_cast<double>(cluster.devices()) < static_cast<double>(o.tp))
+    throw Error("tp " + std::to_string(o.tp) + " is more than the cluster's " + std::to_string(cluster.devices()) +
+                    " devices", "", "tp");
   InferenceEstimate est;
   const KernelEfficiency& eff = o.efficiency;
   const Dtype t = o.precision.compute;
