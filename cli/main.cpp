@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "cli/calibrate_output.h"
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/request_builder.h"
@@ -38,6 +39,9 @@ const char* const kUsage =
     "                 --bandwidth_gbps --latency_us, or --nodes --per_node --intra --inter)\n"
     "  validate       Paleo's predictions against published measurements, per case and family\n"
     "                 (--family cnn_single_gpu|cnn_data_parallel|kernels|collectives|transformers)\n"
+    "  calibrate FILE fit the kernel efficiencies of a device's software to measured step or layer\n"
+    "                 times (JSON or CSV, docs/calibration.md; --holdout alternate|FRACTION\n"
+    "                 --request FILE --parameters a,b --loss soft_l1|huber|linear --software_era)\n"
     "  presets        the built-in nets, devices, networks and software profiles (JSON)\n"
     "  api [FILE]     answer a JSON request (docs/api.md) from FILE or standard input\n"
     "  version\n"
@@ -47,18 +51,38 @@ const char* const kUsage =
     "  --ppp_comm --use_only_gemm --use_pipeline --parallel data|model|hybrid --hybrid_workers\n"
     "  --software --profile --conv_algorithm --workspace_limit_bytes --fetch_bandwidth_gb_per_s\n"
     "  --separator --format table|csv|json\n"
+    "  --precision fp32|tf32|fp16|bf16|fp8 --software_era ERA (paleo2026 CNNs, docs/model.md)\n"
     "cluster options (estimate): --cluster --nodes --per_node --intra --inter --nics_per_node\n"
     "  --collective --bucket_bytes --no_overlap --stages --micro_batches --schedule gpipe|1f1b\n"
     "  --optimizer sgd|momentum|adam --roofline\n"
     "transformer options (estimate, layers, plan, inference): --precision fp32|tf32|fp16|bf16|fp8\n"
     "  --nodes --per_node --devices --cluster --tp --pp --dp --cp --ep --virtual_stages\n"
     "  --sequence_parallel --micro_batch --global_batch --seq_len --recompute none|selective|full\n"
-    "  --zero 0..3 --attention flash|materialized --train_tokens --price USD|PRESET --top\n";
+    "  --zero 0..3 --attention flash|materialized --train_tokens --price USD|PRESET --top\n"
+    "  --calibration FILE   the profile of `paleo calibrate` (its JSON, or the whole response)\n";
 
 int report(const Json& response) {
   const Json& e = response["error"];
   std::cerr << "paleo: error: " << e["message"].get<std::string>() << "\n";
   return kExitBadInput;
+}
+
+// The fields of a calibration profile ({"software_era"?, "efficiency"}, or a whole `calibrate`
+// response holding one under "profile") set on a request.
+void apply_calibration(const std::string& path, Json& request) {
+  std::ifstream file(path);
+  if (!file) throw std::invalid_argument("cannot read " + path);
+  Json doc;
+  try {
+    doc = Json::parse(file);
+  } catch (const Json::parse_error& e) {
+    throw std::invalid_argument(path + ": malformed JSON: " + e.what());
+  }
+  const Json& profile = doc.is_object() && doc.contains("profile") ? doc["profile"] : doc;
+  if (!profile.is_object() || !profile.contains("efficiency"))
+    throw std::invalid_argument(path + ": not a calibration profile ({\"software_era\"?, \"efficiency\"})");
+  for (const char* field : {"software_era", "efficiency"})
+    if (profile.contains(field)) request[field] = profile[field];
 }
 
 int run_api(const Arguments& args) {
@@ -83,7 +107,8 @@ int run(int argc, char** argv) {
       "parallel", "hybrid_workers", "software", "profile", "conv_algorithm", "workspace_limit_bytes",
       "fetch_bandwidth_gb_per_s", "separator", "format", "cluster", "nodes", "per_node", "intra", "inter",
       "nics_per_node", "collective", "bucket_bytes", "stages", "micro_batches", "schedule", "optimizer", "op",
-      "algorithm", "workers", "bytes", "link", "bandwidth_gbps", "latency_us", "servers", "devices", "family"};
+      "algorithm", "workers", "bytes", "link", "bandwidth_gbps", "latency_us", "servers", "devices", "family",
+      "holdout", "request", "parameters", "loss", "loss_scale", "software_era", "max_evaluations", "calibration"};
   valued.insert(valued.end(), transformer_valued_options().begin(), transformer_valued_options().end());
   Arguments args = parse_arguments(argc, argv, flags, valued);
   const std::string& cmd = args.command;
@@ -111,6 +136,12 @@ int run(int argc, char** argv) {
     print_validation(std::cout, r, format);
     return 0;
   }
+  if (cmd == "calibrate") {
+    Json r = paleo::handle_request(build_calibrate_request(args));
+    if (!r["ok"].get<bool>()) return report(r);
+    print_calibration(std::cout, r, format);
+    return 0;
+  }
   if (cmd == "presets") {
     Json r = paleo::handle_request(Json{{"command", "presets"}});
     std::cout << r.dump(2) << "\n";
@@ -125,6 +156,7 @@ int run(int argc, char** argv) {
     const Json net = net_argument(net_arg);
     const bool transformer = paleo::is_transformer_net(net) || cmd == "plan" || cmd == "inference";
     Json request = transformer ? build_transformer_request(cmd, args, net) : build_request(cmd, args, net);
+    if (args.has("calibration")) apply_calibration(args.get("calibration", ""), request);
     Json response = paleo::handle_request(request);
     if (!response["ok"].get<bool>()) {
       status = report(response);

@@ -105,6 +105,9 @@ Json build_request(const std::string& command, const Arguments& args, const Json
   else if (simulate) r["batch_size"] = 128;  // the original simulate's default
   if (args.has("ppp_comp")) r["ppp_comp"] = number_or_text(args.get("ppp_comp", ""));
   if (args.has("ppp_comm")) r["ppp_comm"] = number_or_text(args.get("ppp_comm", ""));
+  // paleo2026: the formats of a CNN and the software era pricing its kernels (docs/model.md).
+  if (args.has("precision")) r["precision"] = args.get("precision", "");
+  if (args.has("software_era")) r["software_era"] = args.get("software_era", "");
   // Without --use_only_gemm the original simulate asked cuDNN's heuristics; our stand-in is
   // "auto". The other commands follow the API's default unless told.
   if (args.has("use_only_gemm")) r["conv_algorithm"] = "gemm";

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/table_row.h"
+
 namespace paleo::cli {
 namespace {
 
@@ -31,19 +33,6 @@ std::string compare_text(const Json& compare) {
   return out;
 }
 
-// A CSV cell holding commas or quotes is quoted, its quotes doubled.
-std::string cell(const std::string& text, bool csv) {
-  if (!csv || text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char ch : text) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-  return out + "\"";
-}
-
-void row(std::ostream& out, const std::vector<std::string>& cells, bool csv) {
-  for (std::size_t i = 0; i < cells.size(); ++i) out << (i ? (csv ? "," : "\t") : "") << cell(cells[i], csv);
-  out << "\n";
-}
-
 std::vector<std::string> summary_cells(const std::string& name, const Json& s) {
   return {name, std::to_string(s["cases"].get<long long>()), std::to_string(s["run"].get<long long>()),
           std::to_string(s["failed"].get<long long>()), std::to_string(s["expressible"].get<long long>()),
@@ -59,19 +48,19 @@ void print_validation(std::ostream& out, const Json& r, Format format) {
     return;
   }
   const bool csv = format == Format::kCsv;
-  row(out, {"id", "family", "compare", "predicted", "measured", "error_percent", "expressible", "note"}, csv);
+  table_row(out, {"id", "family", "compare", "predicted", "measured", "error_percent", "expressible", "note"}, csv);
   for (const Json& c : r["cases"]) {
     std::string note = c.value("ok", false) ? "" : "FAILED: " + c.value("message", "");
     if (!c["expressible"].get<bool>()) note += (note.empty() ? "" : "; ") + c.value("why", "");
-    row(out, {c["id"].get<std::string>(), c["family"].get<std::string>(), compare_text(c["compare"]), g(c["predicted"]),
+    table_row(out, {c["id"].get<std::string>(), c["family"].get<std::string>(), compare_text(c["compare"]), g(c["predicted"]),
               g(c["measured"]), percent(c["error"]), c["expressible"].get<bool>() ? "yes" : "no", note}, csv);
   }
   out << "\n";
   // Statistics over the expressible cases that ran (docs/validation.md).
-  row(out, {"family", "cases", "run", "failed", "expressible", "not_expressible", "median_abs_error_percent",
+  table_row(out, {"family", "cases", "run", "failed", "expressible", "not_expressible", "median_abs_error_percent",
             "max_abs_error_percent", "mean_error_percent"}, csv);
-  for (const Json& f : r["families"]) row(out, summary_cells(f["family"].get<std::string>(), f), csv);
-  row(out, summary_cells("overall", r["overall"]), csv);
+  for (const Json& f : r["families"]) table_row(out, summary_cells(f["family"].get<std::string>(), f), csv);
+  table_row(out, summary_cells("overall", r["overall"]), csv);
 }
 
 }  // namespace paleo::cli

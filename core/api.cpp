@@ -6,11 +6,13 @@
 #include "core/api/transformer_response.h"
 #include "core/api_cluster.h"
 #include "core/api_request.h"
+#include "core/calibration/calibration.h"
 #include "core/conv_algorithms.h"
 #include "core/error.h"
 #include "core/presets.h"
 #include "core/simulation.h"
 #include "core/strategy_api.h"
+#include "core/validation/expected_error.h"
 #include "core/validation/validation_suite.h"
 #include "core/version.h"
 
@@ -41,11 +43,15 @@ Json net_header(const Scenario& s, const Network& net) {
 
 Json common_header(const Request& r) {
   const Scenario& s = r.scenario;
-  return {{"ok", true}, {"command", r.command}, {"profile", s.profile->name},
-          {"device", device_json(s.device)},
-          {"network", {{"key", s.interconnect.key}, {"name", s.interconnect.name},
-                       {"bandwidth_gbit_per_s", s.interconnect.bandwidth_gbit_per_s}}},
-          {"ppp_comp", s.ppp_comp}, {"ppp_comm", s.ppp_comm}, {"use_pipeline", s.use_pipeline}};
+  Json h = {{"ok", true}, {"command", r.command}, {"profile", s.profile->name},
+            {"device", device_json(s.device)},
+            {"network", {{"key", s.interconnect.key}, {"name", s.interconnect.name},
+                         {"bandwidth_gbit_per_s", s.interconnect.bandwidth_gbit_per_s}}},
+            {"ppp_comp", s.ppp_comp}, {"ppp_comm", s.ppp_comm}, {"use_pipeline", s.use_pipeline}};
+  // paleo2026: the formats and, without a PPP, the software era pricing each kernel.
+  if (s.profile->precision_and_eras) h["precision"] = precision_json(s.precision);
+  if (s.era) h["software_era"] = software_era_json(*s.era);
+  return h;
 }
 
 Json totals_json(const Scenario& s, const NetworkCost& c) {
@@ -83,6 +89,8 @@ Json layers_response(const Request& r) {
   }
   out["layers"] = std::move(layers);
   out["totals"] = totals_json(s, c.cost);
+  // How far estimates of this kind land from published measurements (docs/validation.md).
+  out["expected_error"] = expected_error_json(s.has_cluster ? "cnn_data_parallel" : "cnn_single_gpu");
   return out;
 }
 
@@ -179,6 +187,7 @@ const Request& require_net(const Request& r) {
 Json dispatch(const Json& request) {
   // `validate` runs whole requests of its own; it takes none of a request's fields.
   if (request.is_object() && request.value("command", Json()) == "validate") return validation_response(request);
+  if (request.is_object() && request.value("command", Json()) == "calibrate") return calibration_response(request);
   Request r = parse_request(request);
   if (r.command == "version") return {{"ok", true}, {"command", "version"}, {"version", kVersion}, {"profiles", profile_names()}};
   if (r.command == "presets") return presets_response();

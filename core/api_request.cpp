@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/api/cnn_request.h"
 #include "core/collectives.h"
 #include "core/error.h"
 #include "core/presets.h"
@@ -265,7 +266,9 @@ Request parse_request(const Json& request) {
     return r;
   }
   for (const std::string& field : transformer_request_fields())
-    if (request.contains(field)) throw Error("applies to transformer nets only (docs/transformer.md)", "", field);
+    if (request.contains(field) && field != "precision" && field != "software_era" && field != "efficiency")
+      throw Error("applies to transformer nets only (docs/transformer.md)", "", field);
+  read_cnn_kernel_model(request, s);
   if (request.contains("net")) {
     read_net(request, s);
     r.has_net = true;

@@ -43,7 +43,7 @@ void backward_order(const CostedNetwork& c, std::size_t first, std::size_t last,
                     std::vector<double>& bytes) {
   for (std::size_t i = last; i-- > first;) {
     ms.push_back(c.cost.layers[i].backward.total_ms());
-    bytes.push_back(static_cast<double>(c.net.layers[i].weights_bytes));
+    bytes.push_back(static_cast<double>(c.net.layers[i].params) * dtype_bytes(c.cost.precision.grad_reduce));
   }
 }
 
@@ -117,7 +117,7 @@ void pipeline_step(const Scenario& s, const ClusterOptions& o, ClusterStep& step
       if (stage_of[static_cast<std::size_t>(p)] < stage_of[i] && !counted[static_cast<std::size_t>(p)]) {
         counted[static_cast<std::size_t>(p)] = true;
         boundary_bytes[static_cast<std::size_t>(stage_of[static_cast<std::size_t>(p)])] +=
-            product(c.net.layers[static_cast<std::size_t>(p)].output) * 4;
+            product(c.net.layers[static_cast<std::size_t>(p)].output) * dtype_bytes(c.cost.precision.activations);
       }
   const Link& hop = step.stages <= step.cluster.nodes && step.cluster.nodes > 1 ? step.cluster.inter : step.cluster.intra;
   const Cluster group = data_parallel_group(step.cluster, step.stages);

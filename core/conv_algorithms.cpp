@@ -35,6 +35,21 @@ double fft_flops(double fft_size, bool real_to_complex, bool filter_1d) {
   return f;
 }
 
+// The implicit GEMM of a convolution (or of a gradient's dummy): one row per output pixel, one
+// column per output channel of a group, the filter window times the group's input channels deep.
+// The filter-gradient dummy (groups_split_batch) holds the layer's input channels in its batch:
+// its rows are the weight gradient's Cin/groups x kh x kw, its depth N x OH x OW.
+GemmShape conv_gemm_shape(const ConvGeometry& c) {
+  const double g = d(c.groups);
+  GemmShape s;
+  s.m = d(c.output[0]) * d(c.output[1]) * d(c.output[2]) / c.output_groups();
+  s.n = d(c.cout) / g;
+  s.k = d(c.kh) * d(c.kw) * d(c.cin) / c.filter_groups() * (1.0 - c.holes_in_filter_fraction());
+  s.align_n = s.n;
+  s.align_k = c.groups_split_batch ? d(c.input[0]) / g : d(c.cin) / g;
+  return s;
+}
+
 PassCost gemm_for(const CostModel& model, const ConvGeometry& conv, bool im2col) {
   PassCost c = gemm_cost(model, conv, im2col);
   c.algorithm = im2col ? "precomp_gemm" : "gemm";
@@ -90,14 +105,16 @@ PassCost gemm_cost(const CostModel& model, const ConvGeometry& c, bool im2col_bu
   // Moving each non-zero of a zero-dilated gradient.
   if (holes_i > 0) flops += 2 * product(in) * (1.0 - holes_i);
   cost.flops = flops;
-  cost.comp_ms = model.comp_ms(flops);
+  cost.comp_ms = model.matmul_ms(flops, conv_gemm_shape(c));
+  const double act = model.activation_bytes();
   const double padded_input = d(in[0]) * d(in[1] + 2 * c.pad_h) * d(in[2] + 2 * c.pad_w) * d(in[3]);
-  model.add_mem(cost, padded_input * kFloatBytes);
-  model.add_mem(cost, c.filter_elements() * (1.0 - holes_f) * kFloatBytes);
-  model.add_mem(cost, c.output_elements() * kFloatBytes);
+  model.add_mem(cost, padded_input * act);
+  // The filter-gradient dummy's "filter" is the output gradient: an activation.
+  model.add_mem(cost, c.filter_elements() * (1.0 - holes_f) * (c.groups_split_batch ? act : model.weight_bytes()));
+  model.add_mem(cost, c.output_elements() * (c.groups_split_batch ? model.weight_bytes() : act));
   // Each group lowers its own cin/groups channels: the groups together lower the whole input.
   if (im2col_buffer) {
-    const double lowered = d(in[0]) * d(c.output[1]) * d(c.output[2]) * d(c.kh) * d(c.kw) * d(c.cin) * kFloatBytes;
+    const double lowered = d(in[0]) * d(c.output[1]) * d(c.output[2]) * d(c.kh) * d(c.kw) * d(c.cin) * act;
     model.add_mem(cost, lowered * 2);
     cost.workspace_bytes = lowered;
   }
@@ -107,12 +124,21 @@ PassCost gemm_cost(const CostModel& model, const ConvGeometry& c, bool im2col_bu
 PassCost transposed_gemm_cost(const CostModel& model, const ConvGeometry& c, bool im2col_buffer) {
   PassCost cost;
   const Shape& in = c.input;
-  model.add_comp(cost, 2 * c.macs());
-  model.add_mem(cost, product(c.output) * kFloatBytes);
-  model.add_mem(cost, c.filter_elements() * kFloatBytes);
-  model.add_mem(cost, product(in) * kFloatBytes);
+  const double g = d(c.groups);
+  // The transposed product: one row per input pixel, one column per input channel of a group.
+  GemmShape shape;
+  shape.m = d(in[0]) * d(in[1]) * d(in[2]);
+  shape.n = d(c.cin) / g;
+  shape.k = c.macs() / (shape.m * shape.n * g);
+  shape.align_n = shape.n;
+  shape.align_k = d(c.cout) / g;
+  model.add_matmul(cost, 2 * c.macs(), shape);
+  const double act = model.activation_bytes();
+  model.add_mem(cost, product(c.output) * act);
+  model.add_mem(cost, c.filter_elements() * model.weight_bytes());
+  model.add_mem(cost, product(in) * act);
   if (im2col_buffer) {
-    const double lowered = d(in[0]) * d(c.output[1]) * d(c.output[2]) * d(c.kh) * d(c.kw) * d(c.cin) * kFloatBytes;
+    const double lowered = d(in[0]) * d(c.output[1]) * d(c.output[2]) * d(c.kh) * d(c.kw) * d(c.cin) * act;
     model.add_mem(cost, lowered * 2);
     cost.workspace_bytes = lowered;
   }

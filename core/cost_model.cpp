@@ -1,5 +1,7 @@
 #include "core/cost_model.h"
 
+#include "core/precision/device_peak.h"
+
 namespace paleo {
 
 PassCost& PassCost::operator+=(const PassCost& other) {
@@ -12,13 +14,19 @@ PassCost& PassCost::operator+=(const PassCost& other) {
   return *this;
 }
 
-CostModel::CostModel(const Device& device, const ModelProfile& profile, double ppp_comp,
-                     double ppp_comm)
+CostModel::CostModel(const Device& device, const ModelProfile& profile, double ppp_comp, double ppp_comm,
+                     const PrecisionPolicy& precision, const std::optional<KernelEfficiency>& efficiency)
     : device_(device),
       profile_(profile),
       ppp_comp_(ppp_comp),
       ppp_comm_(ppp_comm),
-      cycle_ms_(1.0 / device.clock_mhz / 1e3) {}
+      cycle_ms_(1.0 / device.clock_mhz / 1e3),
+      precision_(precision),
+      efficiency_(efficiency) {}
+
+CostModel CostModel::with_ppp(double ppp_comp, double ppp_comm) const {
+  return CostModel(device_, profile_, ppp_comp, ppp_comm, precision_, efficiency_);
+}
 
 double CostModel::floored(double ms) const {
   return profile_.one_cycle_floor_per_term && ms < cycle_ms_ ? cycle_ms_ : ms;
@@ -26,12 +34,25 @@ double CostModel::floored(double ms) const {
 
 double CostModel::comp_ms(double flops) const {
   if (flops == 0) return 0;
+  if (efficiency_) return vector_ms(device_, *efficiency_, flops);
   double ms = flops / 1e9 / device_.peak_gflops * 1e3;
   return floored(ms / ppp_comp_);
 }
 
+double CostModel::matmul_ms(double flops, const GemmShape& s) const {
+  if (flops == 0) return 0;
+  // fp32 (the default) keeps the vector peak: the original's numbers.
+  const double peak = matmul_peak_gflops(device_, precision_.compute, s.align_n, s.align_k);
+  if (efficiency_) {
+    const double achieved = peak * efficiency_->matmul_ceiling * matmul_shape_efficiency(*efficiency_, s.m, s.n, s.k);
+    return flops / (achieved * 1e9) * 1e3;
+  }
+  return floored(flops / 1e9 / peak * 1e3 / ppp_comp_);
+}
+
 double CostModel::mem_ms(double bytes) const {
   double ms = bytes / profile_.memory_bytes_per_gb / device_.mem_bandwidth_gb_per_s * 1e3;
+  if (efficiency_) return ms / efficiency_->memory_fraction;
   return floored(ms / ppp_comp_);
 }
 
@@ -42,6 +63,11 @@ double CostModel::fetch_ms(double bytes, double bandwidth_gb_per_s) const {
 
 void CostModel::add_comp(PassCost& cost, double flops) const {
   cost.comp_ms += comp_ms(flops);
+  cost.flops += flops;
+}
+
+void CostModel::add_matmul(PassCost& cost, double flops, const GemmShape& shape) const {
+  cost.comp_ms += matmul_ms(flops, shape);
   cost.flops += flops;
 }
 

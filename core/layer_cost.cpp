@@ -7,15 +7,19 @@
 namespace paleo {
 namespace {
 
-constexpr double kFloatBytes = 4;
-
-// Original _profile_innerproduct: X [a, b] times W [b, c] into Y [a, c].
-PassCost matmul_cost(const CostModel& model, double a, double b, double c) {
+// Original _profile_innerproduct: X [a, b] times W [b, c] into Y [a, c]. `weight` names the
+// operand that is the weight matrix (0: none, 1: X, 2: W, 3: Y) for its storage format.
+PassCost matmul_cost(const CostModel& model, double a, double b, double c, int weight) {
   PassCost cost;
-  model.add_comp(cost, 2 * a * b * c);
-  model.add_mem(cost, a * b * kFloatBytes);
-  model.add_mem(cost, b * c * kFloatBytes);
-  model.add_mem(cost, a * c * kFloatBytes);
+  GemmShape shape;
+  shape.m = a;
+  shape.n = shape.align_n = c;
+  shape.k = shape.align_k = b;
+  model.add_matmul(cost, 2 * a * b * c, shape);
+  auto bytes = [&](int operand) { return operand == weight ? model.weight_bytes() : model.activation_bytes(); };
+  model.add_mem(cost, a * b * bytes(1));
+  model.add_mem(cost, b * c * bytes(2));
+  model.add_mem(cost, a * c * bytes(3));
   return cost;
 }
 
@@ -23,8 +27,8 @@ PassCost matmul_cost(const CostModel& model, double a, double b, double c) {
 PassCost elementwise_cost(const CostModel& model, const Layer& l, double flops) {
   PassCost cost;
   model.add_comp(cost, flops);
-  model.add_mem(cost, product(l.inputs[0]) * kFloatBytes);
-  model.add_mem(cost, product(l.output) * kFloatBytes);
+  model.add_mem(cost, product(l.inputs[0]) * model.activation_bytes());
+  model.add_mem(cost, product(l.output) * model.activation_bytes());
   return cost;
 }
 
@@ -44,7 +48,7 @@ double fetch_ms(const Network& net, const Layer& l, const CostModel& model, cons
   double total = 0;
   if (l.parents.size() == 1) {
     if (on_other_device(l, net.layers[l.parents[0]], original))
-      total += model.fetch_ms(product(l.inputs[0]) * kFloatBytes, bandwidth);
+      total += model.fetch_ms(product(l.inputs[0]) * model.activation_bytes(), bandwidth);
     return total;
   }
   for (std::size_t i = 0; i < l.parents.size(); ++i) {
@@ -55,7 +59,7 @@ double fetch_ms(const Network& net, const Layer& l, const CostModel& model, cons
       bw /= 2;
       if (original) bandwidth = bw;
     }
-    total += model.fetch_ms(product(l.inputs[i]) * kFloatBytes, bw);
+    total += model.fetch_ms(product(l.inputs[i]) * model.activation_bytes(), bw);
   }
   return total;
 }
@@ -105,6 +109,22 @@ PassCosts convolution_passes(const Layer& l, const CostModel& model, const CostO
 
 void apply_roofline(PassCost& c) { c.overlapped_ms = c.comp_ms < c.comm_ms ? c.comp_ms : c.comm_ms; }
 
+// Under a software era each kernel is a roofline of its compute and traffic plus its launch and
+// framework overhead; a pass without work launches nothing.
+void price_kernel(PassCosts& k, const CostModel& model) {
+  for (PassCost* p : {&k.forward, &k.backward_data, &k.backward_filter}) {
+    if (p->flops <= 0 && p->bytes <= 0) continue;
+    apply_roofline(*p);
+    p->comp_ms += model.kernel_overhead_ms();
+  }
+}
+
+void add_kernels(PassCosts& to, const PassCosts& k) {
+  to.forward += k.forward;
+  to.backward_data += k.backward_data;
+  to.backward_filter += k.backward_filter;
+}
+
 }  // namespace
 
 LayerCost layer_compute_cost(const Layer& l, const CostModel& model, const CostOptions& options) {
@@ -122,7 +142,15 @@ LayerCost layer_compute_cost(const Layer& l, const CostModel& model, const CostO
         own.algorithm = parse_conv_algorithm(l.conv_algorithm);
         passes = convolution_passes(l, model, own);
       }
-      if (model.profile().cost_memory_bound_layers) add_fused_epilogue(l, model, passes);
+      if (model.per_kernel()) {
+        price_kernel(passes, model);
+        for (PassCosts& k : fused_epilogue_kernels(l, model)) {
+          price_kernel(k, model);
+          add_kernels(passes, k);
+        }
+      } else if (model.profile().cost_memory_bound_layers) {
+        add_fused_epilogue(l, model, passes);
+      }
       break;
     case LayerKind::kPooling: {
       double flops = 2.0 * static_cast<double>(l.pool_kh * l.pool_kw) * static_cast<double>(l.inputs[0][3]) *
@@ -137,16 +165,18 @@ LayerCost layer_compute_cost(const Layer& l, const CostModel& model, const CostO
       const double n = static_cast<double>(l.inputs[0][0]);
       const double in = static_cast<double>(l.weights[0]);
       const double out = static_cast<double>(l.weights[1]);
-      forward = matmul_cost(model, n, in, out);
-      data = matmul_cost(model, n, out, in);
-      filter = matmul_cost(model, in, n, out);
+      forward = matmul_cost(model, n, in, out, 2);
+      data = matmul_cost(model, n, out, in, 2);
+      filter = matmul_cost(model, in, n, out, 3);
       break;
     }
     default:
       if (model.profile().cost_memory_bound_layers) add_memory_bound_cost(l, model, passes);
       break;  // zero cost in paleo2017
   }
-  if (options.roofline)
+  const bool convolution = l.kind == LayerKind::kConvolution || l.kind == LayerKind::kDeconvolution;
+  if (model.per_kernel() && !convolution) price_kernel(passes, model);  // convolutions priced above
+  if (options.roofline && !model.per_kernel())
     for (PassCost* p : {&forward, &data, &filter}) apply_roofline(*p);
   LayerCost cost;
   cost.forward = forward;

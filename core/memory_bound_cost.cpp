@@ -3,8 +3,6 @@
 namespace paleo {
 namespace {
 
-constexpr double kFloatBytes = 4;
-
 // FLOPs per element and tensor passes of one element-wise operator.
 struct Elementwise {
   double forward_flops, backward_flops;
@@ -32,7 +30,7 @@ const Elementwise* operator_for(const std::string& type) {
 }
 
 void add_elementwise(const Elementwise& op, double elements, const CostModel& model, PassCosts& c) {
-  const double bytes = elements * kFloatBytes;
+  const double bytes = elements * model.activation_bytes();
   model.add_comp(c.forward, op.forward_flops * elements);
   for (int i = 0; i < op.forward_reads; ++i) model.add_mem(c.forward, bytes);
   model.add_mem(c.forward, bytes);  // write
@@ -49,12 +47,13 @@ void add_elementwise(const Elementwise& op, double elements, const CostModel& mo
 // Read every input, write the output; backward reads the output gradient and writes each input's.
 void add_copy(const Layer& l, double flops_per_output, double backward_flops, const CostModel& model, PassCosts& c) {
   const double out = product(l.output);
+  const double element_bytes = model.activation_bytes();
   model.add_comp(c.forward, flops_per_output * out);
-  for (const Shape& in : l.inputs) model.add_mem(c.forward, product(in) * kFloatBytes);
-  model.add_mem(c.forward, out * kFloatBytes);
+  for (const Shape& in : l.inputs) model.add_mem(c.forward, product(in) * element_bytes);
+  model.add_mem(c.forward, out * element_bytes);
   model.add_comp(c.backward_data, backward_flops);
-  model.add_mem(c.backward_data, out * kFloatBytes);
-  for (const Shape& in : l.inputs) model.add_mem(c.backward_data, product(in) * kFloatBytes);
+  model.add_mem(c.backward_data, out * element_bytes);
+  for (const Shape& in : l.inputs) model.add_mem(c.backward_data, product(in) * element_bytes);
 }
 
 }  // namespace
@@ -82,10 +81,21 @@ bool add_memory_bound_cost(const Layer& l, const CostModel& model, PassCosts& c)
   }
 }
 
-void add_fused_epilogue(const Layer& l, const CostModel& model, PassCosts& c) {
+std::vector<PassCosts> fused_epilogue_kernels(const Layer& l, const CostModel& model) {
+  std::vector<PassCosts> kernels;
   const double elements = product(l.output);
-  if (l.fused_batch_norm) add_elementwise(*operator_for("BatchNorm"), elements, model, c);
-  if (const Elementwise* op = operator_for(l.fused_activation)) add_elementwise(*op, elements, model, c);
+  if (l.fused_batch_norm) add_elementwise(*operator_for("BatchNorm"), elements, model, kernels.emplace_back());
+  if (const Elementwise* op = operator_for(l.fused_activation))
+    add_elementwise(*op, elements, model, kernels.emplace_back());
+  return kernels;
+}
+
+void add_fused_epilogue(const Layer& l, const CostModel& model, PassCosts& c) {
+  for (const PassCosts& k : fused_epilogue_kernels(l, model)) {
+    c.forward += k.forward;
+    c.backward_data += k.backward_data;
+    c.backward_filter += k.backward_filter;
+  }
 }
 
 }  // namespace paleo

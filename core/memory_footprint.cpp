@@ -10,17 +10,21 @@ MemoryFootprint memory_footprint(const Network& net, const NetworkCost& cost, Op
   MemoryFootprint m;
   m.capacity_bytes = capacity_bytes;
   last = std::min(last, net.layers.size());
+  const PrecisionPolicy& precision = cost.precision;
+  double params = 0;
   for (std::size_t i = first; i < last; ++i) {
     const Layer& l = net.layers[i];
-    m.weights_bytes += static_cast<double>(l.weights_bytes);
-    m.activations_bytes += product(l.output) * 4 * activation_copies;
+    params += static_cast<double>(l.params);
+    m.activations_bytes += product(l.output) * dtype_bytes(precision.activations) * activation_copies;
     const LayerCost& c = cost.layers[i];
     m.workspace_bytes = std::max({m.workspace_bytes, c.forward.workspace_bytes, c.backward_data.workspace_bytes,
                                   c.backward_filter.workspace_bytes});
   }
-  m.gradients_bytes = m.weights_bytes;
-  const double states = optimizer == Optimizer::kAdam ? 2 : optimizer == Optimizer::kMomentum ? 1 : 0;
-  m.optimizer_bytes = states * m.weights_bytes;
+  // Every format of the precision policy; fp32 (the default) keeps 4 bytes each.
+  m.weights_bytes = params * dtype_bytes(precision.params);
+  m.gradients_bytes = params * dtype_bytes(precision.gradients);
+  const int states = optimizer == Optimizer::kAdam ? 2 : optimizer == Optimizer::kMomentum ? 1 : 0;
+  m.optimizer_bytes = params * precision.optimizer_bytes_per_param(states);
   return m;
 }
 

@@ -24,6 +24,7 @@ const ModelProfile& paleo2026_profile() {
     p.dense_strided_data_gradient = false;
     p.cost_memory_bound_layers = true;
     p.batch_norm_parameters = true;
+    p.precision_and_eras = true;
     return p;
   }();
   return profile;

@@ -28,6 +28,10 @@ struct ModelProfile {
   // BatchNorm layers learn 2*C parameters (scale and shift) that the update and the gradient
   // sync carry; the original's BatchNorm is a free Generic layer without any.
   bool batch_norm_parameters = false;
+  // A CNN request may name a precision (formats of its tensors, tensor-core peaks) and, without
+  // a PPP, has each kernel priced at a software era's efficiencies (docs/model.md); the original
+  // has fp32 and one PPP only.
+  bool precision_and_eras = false;
 };
 
 const ModelProfile& paleo2017_profile();

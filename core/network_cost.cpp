@@ -23,6 +23,10 @@ PassTotals sum_pass(const Network& net, const std::vector<LayerCost>& costs, Pas
 
 }  // namespace
 
+double gradient_bytes(const NetworkCost& cost) {
+  return cost.params_bytes / 4 * dtype_bytes(cost.precision.grad_reduce);
+}
+
 BranchBounds branch_bounds(const Branch& nested, const std::vector<double>& layer_ms) {
   BranchBounds b;
   for (const Step& step : nested.steps) {
@@ -58,23 +62,28 @@ PassCost update_cost(const CostModel& model, double params_bytes, Optimizer opti
   // The original floors one term and multiplies it.
   cost.comm_ms = passes * model.mem_ms(params_bytes);
   cost.bytes = passes * params_bytes;
+  if (model.per_kernel()) {  // one fused, memory-bound kernel
+    cost.overlapped_ms = std::min(cost.comp_ms, cost.comm_ms);
+    cost.comp_ms += model.kernel_overhead_ms();
+  }
   return cost;
 }
 
 CostModel update_model_for(const CostModel& model) {
   if (!model.profile().update_at_unit_ppp) return model;
-  return CostModel(model.device(), model.profile(), 1.0, 1.0);
+  return model.with_ppp(1.0, 1.0);
 }
 
 NetworkCost network_cost(const Network& net, const CostModel& model, const CostModel& update_model,
                          const CostOptions& options) {
   NetworkCost out;
+  out.precision = model.precision();
   out.layers.reserve(net.layers.size());
   for (const Layer& l : net.layers) {
     out.layers.push_back(layer_cost(net, l, model, options));
     out.params += static_cast<double>(l.params);
     out.params_bytes += l.weights_bytes;
-    out.activation_bytes += product(l.output) * 4;
+    out.activation_bytes += product(l.output) * model.activation_bytes();
     out.forward_flops += out.layers.back().forward.flops;
   }
   out.forward = sum_pass(net, out.layers, &LayerCost::forward);

@@ -28,7 +28,12 @@ struct NetworkCost {
   double params_bytes = 0;
   double activation_bytes = 0;
   double forward_flops = 0;
+  PrecisionPolicy precision;  // the formats it was costed in (memory footprint, gradient sync)
 };
+
+// Bytes of the network's gradients in the format they are reduced in (the policy's grad_reduce;
+// fp32 keeps params_bytes).
+double gradient_bytes(const NetworkCost& cost);
 
 // Bounds of a nested sequence given a time per layer position (0 for layers left out).
 // Nested branches (a branch that forks again) are handled recursively.

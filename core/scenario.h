@@ -1,5 +1,8 @@
 #pragma once
 // Everything a simulation needs: the network, the hardware, the profile and the options.
+#include <optional>
+
+#include "core/efficiency/software_era.h"
 #include "core/hardware.h"
 #include "core/layer_cost.h"
 #include "core/layer_graph.h"
@@ -8,6 +11,7 @@
 #include "core/net_spec.h"
 #include "core/network.h"
 #include "core/network_cost.h"
+#include "core/precision/precision_policy.h"
 
 namespace paleo {
 
@@ -20,13 +24,19 @@ struct Scenario {
   const ModelProfile* profile = &default_profile();
   double ppp_comp = 1.0;
   double ppp_comm = 1.0;
+  // paleo2026 without a PPP: the software era pricing each kernel (docs/model.md).
+  std::optional<SoftwareEra> era;
+  PrecisionPolicy precision;  // fp32 unless the request names one (paleo2026 only)
   CostOptions cost;
   bool use_pipeline = false;
   // The cluster of the alpha-beta model (docs/cluster.md); absent = the original's one link.
   bool has_cluster = false;
   Cluster cluster;
 
-  CostModel cost_model() const { return CostModel(device, *profile, ppp_comp, ppp_comm); }
+  CostModel cost_model() const {
+    return CostModel(device, *profile, ppp_comp, ppp_comm, precision,
+                     era ? std::optional<KernelEfficiency>(era->efficiency) : std::nullopt);
+  }
 };
 
 // The network at `batch_size` and its cost under the scenario.

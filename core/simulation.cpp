@@ -13,7 +13,7 @@ ScalingRow scaling_row(const Scenario& s, const NetworkCost& c, long workers) {
   row.apply_ms = update_ms(s, c);
   row.comp_ms = row.fwd_ms + row.bwd_ms + row.apply_ms;
   for (std::size_t k = 0; k < kOriginalSchemes.size(); ++k)
-    row.comm_ms[k] = all_reduce_ms(kOriginalSchemes[k], workers, c.params_bytes, s.interconnect, s.ppp_comm);
+    row.comm_ms[k] = all_reduce_ms(kOriginalSchemes[k], workers, gradient_bytes(c), s.interconnect, s.ppp_comm);
   return row;
 }
 
@@ -100,8 +100,9 @@ HybridResult simulate_hybrid(const Scenario& s, long hybrid_workers) {
   }
   const PassCost data_update = update_cost(update_model, data_params);
   r.data.apply_ms = s.use_pipeline ? data_update.pipelined_ms() : data_update.total_ms();
-  r.data.sync_ms = all_reduce_ms(OriginalScheme::kTreeAllReduce, hybrid_workers, data_params,
-                                 s.interconnect, s.ppp_comm);
+  const double data_gradient_bytes = data_params / 4 * dtype_bytes(c.cost.precision.grad_reduce);
+  r.data.sync_ms = all_reduce_ms(OriginalScheme::kTreeAllReduce, hybrid_workers, data_gradient_bytes, s.interconnect,
+                                 s.ppp_comm);
   r.model.fwd_ms = branch_bounds(c.net.nested, model_fwd).lower_ms;
   r.model.bwd_ms = branch_bounds(c.net.nested, model_bwd).lower_ms;
   r.model.apply_ms = update_cost(update_model, model_params).total_ms();

@@ -8,7 +8,6 @@
 namespace paleo {
 namespace {
 
-constexpr double kFloatBytes = 4;
 
 // A tensor as [N, H, W, C]; flat tensors [N, D] become [N, 1, 1, D].
 std::array<Dim, 4> dims4(const Shape& s) {
@@ -184,17 +183,19 @@ StrategyProblem make_strategy_problem(const Network& net, const CostModel& model
       compute.push_back(c.forward.total_ms() + c.backward.total_ms());
       const long replicas = cfg.n * cfg.h * cfg.w;
       double t_s = 0;
+      // The gradients in the format they are reduced in (fp32 keeps weights_bytes).
+      const double gradient_bytes =
+          static_cast<double>(part.weights_bytes) / 4 * dtype_bytes(model.precision().grad_reduce);
       if (part.weights_bytes > 0 && replicas > 1) {
         const long per_node = cluster.devices_per_node;
         if (cfg.degree() <= per_node) {
-          t_s = best_collective(CollectiveOp::kAllReduce, replicas, static_cast<double>(part.weights_bytes),
-                                cluster.intra, sync).time_ms();
+          t_s = best_collective(CollectiveOp::kAllReduce, replicas, gradient_bytes, cluster.intra, sync).time_ms();
         } else {
           Cluster group = cluster;
           group.nodes = cfg.degree() / per_node;
           group.devices_per_node = std::max<long>(1, replicas / group.nodes);
-          t_s = cluster_collective(CollectiveOp::kAllReduce, CollectiveAlgorithm::kAuto, group,
-                                   static_cast<double>(part.weights_bytes), sync).time_ms();
+          t_s = cluster_collective(CollectiveOp::kAllReduce, CollectiveAlgorithm::kAuto, group, gradient_bytes, sync)
+                    .time_ms();
         }
       }
       synchronise.push_back(t_s);
@@ -222,7 +223,7 @@ double transfer_ms(const StrategyProblem& p, int producer, const StrategyConfig&
   if (worst <= 0) return 0;
   const bool one_node = std::max(a.degree(), b.degree()) <= p.cluster.devices_per_node;
   const Link& link = one_node ? p.cluster.intra : p.cluster.inter;
-  return link.alpha_ms() + worst * kFloatBytes * link.ms_per_byte();
+  return link.alpha_ms() + worst * p.model.activation_bytes() * link.ms_per_byte();
 }
 
 double strategy_cost(const StrategyProblem& p, const std::vector<int>& choice) {

@@ -1,14 +1,17 @@
-// Software eras: the era a device's generation picks, a request's own era or efficiency, and the
-// fitted eras of presets/software_eras.json reproducing the residuals recorded beside them (so
-// that a change of the model or of the data cannot leave the recorded fit stale).
+// Software eras (transformer and CNN): the era a device's generation picks, a request's own era
+// or efficiency, and the fitted eras of presets/software_eras.json reproducing the residuals
+// recorded beside them (so that a change of the model or of the data cannot leave the recorded
+// fit stale).
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "core/api.h"
 #include "core/efficiency/software_era.h"
 #include "core/presets.h"
+#include "core/validation/validation_case.h"
 
 namespace {
 
@@ -26,6 +29,9 @@ TEST_CASE("A device's generation picks its software era", "[transformer][era]") 
   CHECK(paleo::default_software_era(p.device("A100_80GB_SXM")).key == "megatron_lm_2021");
   CHECK(paleo::default_software_era(p.device("H100_SXM")).key == "megatron_lm_2021");
   CHECK(paleo::default_software_era(p.device("TITAN_X")).key == "untuned");
+  // CNN requests pick among the CNN eras (test_cnn_precision_era.cpp).
+  CHECK(paleo::default_software_era(p.device("V100_SXM2_32GB"), "cnn").key == "pytorch_cudnn8_2021");
+  CHECK(paleo::default_software_era(p.device("TITAN_X"), "cnn").key == "torch_cudnn_r4_2016");
   const paleo::Json r = estimate({{"device", "A100_80GB_SXM"}});
   REQUIRE(r["ok"].get<bool>());
   CHECK(r["software_era"]["key"] == "megatron_lm_2021");
@@ -49,13 +55,17 @@ TEST_CASE("A request's era and efficiency override the default", "[transformer][
   CHECK(estimate({{"efficiency", {{"speed", 1}}}})["error"]["field"] == "efficiency");
 }
 
-TEST_CASE("Each fitted era reproduces the residuals recorded with it", "[transformer][era][validation]") {
+TEST_CASE("Each fitted era reproduces the residuals recorded with it", "[transformer][cnn][era][validation]") {
   const paleo::Presets& p = paleo::Presets::instance();
-  const paleo::Json validation = paleo::handle_request({{"command", "validate"}, {"family", "transformers"}});
+  // Every family: the transformer eras' cases and the CNN eras' (cnn_single_gpu, cnn_data_parallel).
+  const paleo::Json validation = paleo::handle_request({{"command", "validate"}});
   REQUIRE(validation["ok"].get<bool>());
   for (const paleo::Json& era : p.software_eras()) {
     INFO(era["key"].get<std::string>());
     REQUIRE(era.contains("residuals"));
+    REQUIRE(era.contains("cv_residuals"));
+    CHECK(era["residuals"].size() == era["fitted_on"].size());
+    CHECK(era["cv_residuals"].size() == era["fitted_on"].size());
     for (auto it = era["residuals"].begin(); it != era["residuals"].end(); ++it) {
       bool found = false;
       for (const paleo::Json& c : validation["cases"])
@@ -63,6 +73,29 @@ TEST_CASE("Each fitted era reproduces the residuals recorded with it", "[transfo
           found = true;
           INFO(it.key());
           CHECK(std::fabs(c["error"].get<double>() - it.value().get<double>()) < 1e-3);
+        }
+      CHECK(found);
+    }
+  }
+}
+
+TEST_CASE("Each era is fitted only to cases that state it, and states no fitted knob", "[cnn][era][validation]") {
+  const std::vector<paleo::ValidationCase> cases = paleo::load_validation_cases();
+  for (const paleo::Json& era : paleo::Presets::instance().software_eras()) {
+    INFO(era["key"].get<std::string>());
+    REQUIRE(era.contains("applies_to"));
+    for (const paleo::Json& id : era["fitted_on"]) {
+      INFO(id.get<std::string>());
+      bool found = false;
+      for (const paleo::ValidationCase& c : cases)
+        if (c.id == id.get<std::string>()) {
+          found = true;
+          CHECK(c.expressible);
+          CHECK(c.request.value("software_era", "") == era["key"].get<std::string>());
+          // A case sets what its source states; the era's parameters are never set per case.
+          CHECK_FALSE(c.request.contains("efficiency"));
+          CHECK_FALSE(c.request.contains("ppp_comp"));
+          CHECK_FALSE(c.request.contains("software"));
         }
       CHECK(found);
     }

@@ -4,6 +4,7 @@
 #include "core/planner/layout_planner.h"
 #include "core/transformer/inference_step.h"
 #include "core/transformer/training_step.h"
+#include "core/validation/expected_error.h"
 
 namespace paleo {
 namespace {
@@ -119,6 +120,8 @@ Json estimate_json(const Request& r) {
   if (!train.is_null()) out["train"] = train;
   out["layers"] = op_rows_json(e.ops);
   out["warnings"] = e.warnings;
+  // How far estimates of this kind land from published measurements (docs/validation.md).
+  out["expected_error"] = expected_error_json("transformers");
   return out;
 }
 

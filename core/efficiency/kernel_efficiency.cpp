@@ -12,9 +12,21 @@ const KernelEfficiency& default_kernel_efficiency() {
   return e;
 }
 
+namespace {
+
+// A dimension padded to whole tiles. Libraries keep narrower kernels for a dimension shorter
+// than the tile (a 3-channel data gradient is not run in 128-wide tiles): such a dimension takes
+// the smallest halving of the tile, down to 8, that still covers it.
+double padded(double x, double tile) {
+  while (tile / 2 >= x && tile / 2 >= 8) tile /= 2;
+  return std::ceil(x / tile) * tile;
+}
+
+}  // namespace
+
 double matmul_shape_efficiency(const KernelEfficiency& e, double m, double n, double k) {
   if (m <= 0 || n <= 0 || k <= 0) return 1;
-  const double padded_m = std::ceil(m / e.tile) * e.tile, padded_n = std::ceil(n / e.tile) * e.tile;
+  const double padded_m = padded(m, e.tile), padded_n = padded(n, e.tile);
   return (m * n) / (padded_m * padded_n) * (k / (k + e.short_k));
 }
 

@@ -11,7 +11,8 @@ namespace paleo {
 
 struct KernelEfficiency {
   double matmul_ceiling = 0.80;    // fraction of the matrix peak a large, aligned GEMM reaches
-  double tile = 128;               // m and n are padded to whole tiles of this size
+  double tile = 128;               // m and n are padded to whole tiles of this size (or of a
+                                   // halving of it, down to 8, for a shorter dimension)
   double short_k = 64;             // inner dimension k reaches k / (k + short_k) of the ceiling
   double vector_ceiling = 0.70;    // fraction of the vector peak for arithmetic-heavy non-GEMM work
   double memory_fraction = 0.85;   // fraction of peak memory bandwidth a streaming kernel reaches

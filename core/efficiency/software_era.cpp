@@ -29,6 +29,13 @@ SoftwareEra era_from_json(const Json& doc, const std::string& field) {
   return era;
 }
 
+bool applies_to(const Json& doc, const std::string& workload) {
+  if (!doc.contains("applies_to")) return true;
+  for (const Json& w : doc["applies_to"])
+    if (w.is_string() && w.get<std::string>() == workload) return true;
+  return false;
+}
+
 }  // namespace
 
 KernelEfficiency efficiency_from_json(const Json& obj, KernelEfficiency base, const std::string& field) {
@@ -53,18 +60,24 @@ Json efficiency_json(const KernelEfficiency& e) {
   return j;
 }
 
-SoftwareEra software_era(const std::string& key, const std::string& field) {
-  for (const Json& doc : Presets::instance().software_eras())
-    if (doc.value("key", "") == key) return era_from_json(doc, field);
-  std::string known;
-  for (const Json& doc : Presets::instance().software_eras()) known += (known.empty() ? "" : ", ") + doc.value("key", "");
-  throw Error("unknown software era '" + key + "' (known: " + known + ")", "", field);
+Json software_era_json(const SoftwareEra& era) {
+  return {{"key", era.key}, {"name", era.name}, {"efficiency", efficiency_json(era.efficiency)}};
 }
 
-SoftwareEra default_software_era(const Device& device) {
+SoftwareEra software_era(const std::string& key, const std::string& field, const std::string& workload) {
   for (const Json& doc : Presets::instance().software_eras())
-    for (const Json& g : doc.value("generations", Json::array()))
-      if (g.is_string() && g.get<std::string>() == device.generation) return era_from_json(doc, "software_era");
+    if (doc.value("key", "") == key && applies_to(doc, workload)) return era_from_json(doc, field);
+  std::string known;
+  for (const Json& doc : Presets::instance().software_eras())
+    if (applies_to(doc, workload)) known += (known.empty() ? "" : ", ") + doc.value("key", "");
+  throw Error("unknown software era '" + key + "' for " + workload + " nets (known: " + known + ")", "", field);
+}
+
+SoftwareEra default_software_era(const Device& device, const std::string& workload) {
+  for (const Json& doc : Presets::instance().software_eras())
+    if (applies_to(doc, workload))
+      for (const Json& g : doc.value("generations", Json::array()))
+        if (g.is_string() && g.get<std::string>() == device.generation) return era_from_json(doc, "software_era");
   return SoftwareEra{};
 }
 

@@ -17,14 +17,19 @@ struct SoftwareEra {
   KernelEfficiency efficiency;
 };
 
-// Throws paleo::Error naming `field` for an unknown key.
-SoftwareEra software_era(const std::string& key, const std::string& field);
-// The era listing the device's generation; the untuned defaults when none does.
-SoftwareEra default_software_era(const Device& device);
+// An era is fitted to one workload, "cnn" or "transformer" (its "applies_to" list; an era without
+// one applies to both): a CNN request and a transformer request on the same device pick
+// different eras. Throws paleo::Error naming `field` for an unknown key or another workload's era.
+SoftwareEra software_era(const std::string& key, const std::string& field,
+                         const std::string& workload = "transformer");
+// The era of `workload` listing the device's generation; the untuned defaults when none does.
+SoftwareEra default_software_era(const Device& device, const std::string& workload = "transformer");
 
 // `base` with the fields of `obj` ({"matmul_ceiling", "tile", "short_k", "vector_ceiling",
 // "memory_fraction", "kernel_overhead_ms"}) replaced. Throws paleo::Error naming field.name.
 KernelEfficiency efficiency_from_json(const Json& obj, KernelEfficiency base, const std::string& field);
 Json efficiency_json(const KernelEfficiency& e);
+// {"key", "name", "efficiency"} of an era, as responses report it.
+Json software_era_json(const SoftwareEra& era);
 
 }  // namespace paleo

@@ -227,7 +227,7 @@ test('the layer-wise search for AlexNet on 16 GPUs (4 x 4) equals the CLI\'s', a
   const page = await open('#net=alex_v2&batch_size=32&search_on=1&search_devices=16&search_per_node=4');
   assert.equal(await page.locator('#search-section').isVisible(), true);
   const cli = cliApi({ command: 'search', net: 'alex_v2', device: 'TITAN_X', profile: 'paleo2026', conv_algorithm: 'gemm',
-    ppp_comp: 1, ppp_comm: 1, batch_size: 32, devices: 16, devices_per_node: 4 });
+    batch_size: 32, devices: 16, devices_per_node: 4 });
   assertClose((await result(page)).search.step_ms, cli.step_ms, 1e-12);
   const summary = await page.locator('#search-summary').textContent();
   assert.match(summary, new RegExp(`data parallelism ${cli.speedup_over_data_parallel.toFixed(2)}×`));

@@ -47,3 +47,38 @@ export function ratio(v) {
 export function shape(s) {
   return Array.isArray(s) ? s.join('×') : '';
 }
+
+// Relative errors (fractions) as percentages: signed for one case, plain for a |error| statistic.
+export function signedPercent(v) {
+  if (!Number.isFinite(v)) return '–';
+  return (v >= 0 ? '+' : '−') + Math.abs(v * 100).toFixed(1) + ' %';
+}
+
+export function absPercent(v) {
+  return Number.isFinite(v) ? (v * 100).toFixed(1) + ' %' : '–';
+}
+
+// Four significant digits (a measured figure and its prediction, in the unit of the field compared).
+export function sig(v) {
+  if (!Number.isFinite(v)) return '–';
+  return Math.abs(v) >= 1e4 ? Math.round(v).toLocaleString('en-US') : String(+v.toPrecision(4));
+}
+
+// The band every estimate carries (its "expected_error", docs/validation.md), in words.
+export function expectedErrorText(e) {
+  return `Estimate; typically within ±${absPercent(e.median_abs_error)} on published cases of this kind (median), ` +
+    `up to ±${absPercent(e.max_abs_error)} (${e.cases} ${e.family} cases` +
+    (e.cross_validated ? ', cross-validated' : '') + ').';
+}
+
+// The unit of a validation case's figure, from the response field it compares (docs/validation.md).
+export function compareUnit(compare) {
+  const last = [].concat(compare).at(-1);
+  return last.endsWith('_ms') ? 'ms' : last.includes('tflops') ? 'TFLOP/s' : '';
+}
+
+// A case's source as the suite records it: a URL, sometimes followed by a note in words.
+export function splitSource(text) {
+  const [url = '', ...rest] = String(text ?? '').trim().split(/\s+/);
+  return { url, note: rest.join(' ') };
+}

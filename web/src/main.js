@@ -2,6 +2,7 @@
 // WebAssembly core -> rendering. Everything runs here; nothing is sent anywhere. A CNN net goes
 // through render.js; a transformer (preset or pasted config) through transformer_view.js.
 import createPaleo from '../paleo.js';
+import { AccuracySection, expectedError } from './accuracy.js';
 import { DEFAULTS, fromHash, isNumberKey, parseWorkers, requests, toHash } from './state.js';
 import { csv, download, el } from './dom.js';
 import { resizeCharts } from './charts.js';
@@ -21,6 +22,7 @@ let sort = { column: null, descending: false };
 let updates = 0;
 let transformerKeys = new Set();
 let view = null;                      // the transformer part of the page
+let accuracy = null;                  // "How accurate is it?" (the validation suite)
 
 // A pasted config makes a transformer; a pasted CNN spec a CNN; else the preset decides.
 const isTransformer = (s) => (s.config.trim() ? true : s.spec.trim() ? false : transformerKeys.has(s.net));
@@ -196,6 +198,7 @@ function estimateAndRender() {
     `${estimate.net.layer_count} layers, batch ${estimate.net.batch_size}.`;
   $('context').textContent = render.describe(estimate) + ', ' + state.conv_algorithm + '.';
   render.cards($('cards'), estimate, state);
+  expectedError($('expected-error'), estimate);
   const one = render.trainPlan(estimate, state)[0];
   $('summary-bar').textContent = `Step ${$('cards').querySelector('.value').textContent} · ` +
     `${render.duration(one.time_ms)} · ${render.money(one.cost)} on one ${estimate.device.name}`;
@@ -237,12 +240,12 @@ function onInput(event) {
   if (id === 'spec-file' || id === 'config-file') return;
   const wasTransformer = isTransformer(state);
   state = readForm();
-  if (id === 'software' && state.software) {
+  if (id === 'software' && state.software && state.software !== 'hand') {
     const sw = softwarePreset(state.software);
     state.ppp_comp = sw.ppp_comp;
     state.ppp_comm = sw.ppp_comm;
   } else if (id === 'ppp_comp' || id === 'ppp_comm') {
-    state.software = '';
+    state.software = 'hand';
   } else if (id === 'price_preset' && state.price_preset) {
     state.price = presets.prices.find((p) => p.key === state.price_preset).usd_per_device_hour;
   } else if (id === 'price') {
@@ -288,10 +291,11 @@ async function copy(text, what) {
 }
 
 function embedSnippet() {
-  const sw = state.software && softwarePreset(state.software);
+  const sw = state.software && state.software !== 'hand' && softwarePreset(state.software);
+  const ppp = state.software !== '';  // the era of the device is the element's default too
   const attrs = [['net', state.net], ['device', state.device], ['network', state.network],
     ['batch', state.batch_size || ''], ['workers', (parseWorkers(state.workers) ?? []).join(',')], ['scaling', state.scaling],
-    ['ppp-comp', sw ? sw.ppp_comp : state.ppp_comp], ['ppp-comm', sw ? sw.ppp_comm : state.ppp_comm],
+    ['ppp-comp', !ppp ? '' : sw ? sw.ppp_comp : state.ppp_comp], ['ppp-comm', !ppp ? '' : sw ? sw.ppp_comm : state.ppp_comm],
     ['parallel', state.parallel], ['profile', state.profile === DEFAULTS.profile ? '' : state.profile]]
     .filter(([, v]) => v !== '' && v != null);
   const script = new URL('paleo-embed.js', location.href).href;
@@ -305,6 +309,7 @@ async function start() {
   performance.mark('paleo-module-ready');
   populate();
   performance.mark('paleo-presets-ready');
+  accuracy = new AccuracySection({ call, exports });
   view = new TransformerView({ call, status, exports, getState: () => state, setLayout: (layout) => {
     state = { ...state, ...layout };
     writeForm();
@@ -365,12 +370,19 @@ async function start() {
   let resizeTimer = null;
   window.addEventListener('resize', () => {
     clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(resizeCharts, 100);
+    resizeTimer = setTimeout(() => {
+      resizeCharts();
+      accuracy.redraw();
+    }, 100);
   });
   const dark = window.matchMedia('(prefers-color-scheme: dark)');
   const scheme = () => { document.documentElement.dataset.scheme = dark.matches ? 'dark' : 'light'; };
   scheme();
-  dark.addEventListener('change', () => { scheme(); update(); });
+  dark.addEventListener('change', () => {
+    scheme();
+    update();
+    accuracy.redraw();
+  });
   update();
   performance.mark('paleo-first-result');
   // The frame after the first result: when it is on screen (bench/browser_timing.mjs).

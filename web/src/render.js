@@ -14,7 +14,7 @@ const samplesOf = (e) => (e.cluster ? e.cluster.global_batch : e.net.batch_size)
 export function describe(e) {
   return `${e.net.name}, batch ${e.net.batch_size} on ${e.device.name} (${integer(e.device.peak_gflops)} GFLOP/s, ` +
     `${e.device.mem_bandwidth_gb_per_s} GB/s), ${e.network.name} (${e.network.bandwidth_gbit_per_s} Gb/s), ` +
-    `PPP ${e.ppp_comp} / ${e.ppp_comm}, profile ${e.profile}`;
+    (e.software_era ? `software era “${e.software_era.name}”` : `PPP ${e.ppp_comp} / ${e.ppp_comm}`) + `, profile ${e.profile}`;
 }
 
 export function cards(container, e, state) {

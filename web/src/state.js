@@ -59,9 +59,10 @@ export function requests(state) {
   const net = state.spec.trim() ? JSON.parse(state.spec) : state.net;
   const base = { net, device: state.device, network: state.network, profile: state.profile,
     conv_algorithm: state.conv_algorithm, optimizer: state.optimizer };
-  // A software preset names its PPP pair; by hand, the page sends the pair itself.
-  if (state.software) base.software = state.software;
-  else Object.assign(base, { ppp_comp: state.ppp_comp, ppp_comm: state.ppp_comm });
+  // By default the core prices kernels with the software era of the device (docs/model.md); a
+  // software preset names its PPP pair; by hand, the page sends the pair itself.
+  if (state.software === 'hand') Object.assign(base, { ppp_comp: state.ppp_comp, ppp_comm: state.ppp_comm });
+  else if (state.software) base.software = state.software;
   if (state.batch_size) base.batch_size = state.batch_size;  // 0: the spec's batch
 
   const estimate = { command: 'estimate', ...base };

@@ -23,7 +23,8 @@ export function describe(t) {
   return `${t.model.name} on ${p.devices} × ${t.device.name} (${c.nodes} × ${c.devices_per_node}, ${c.name}), ` +
     `${t.precision.name}; ${layout.join(' · ')}${p.sequence_parallel ? ' + SP' : ''}, ${p.schedule.replaceAll('_', ' ')}; ` +
     `global batch ${integer(p.global_batch)} × ${integer(p.seq_len)} tokens, micro-batch ${p.micro_batch}; ` +
-    `recompute ${p.recompute}, ZeRO-${p.zero}, ${p.attention} attention.`;
+    `recompute ${p.recompute}, ZeRO-${p.zero}, ${p.attention} attention. ` +
+    `Kernel efficiencies of the software era “${t.software_era.name}”.`;
 }
 
 export function cards(container, t) {

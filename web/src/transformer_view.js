@@ -1,5 +1,6 @@
 // The transformer part of the page: one estimate per input change (cards, warnings, step and
 // memory bars, time and cost), its errors next to the input they name, and the planner panel.
+import { expectedError } from './accuracy.js';
 import { memoryBar, stepBar } from './bars.js';
 import { clearFieldError, showError, showFieldError } from './errors.js';
 import { renderPlan } from './planner.js';
@@ -37,6 +38,7 @@ export class TransformerView {
     $('net-info').textContent = tf.netInfo(t, Boolean(state.config.trim()));
     $('context').textContent = tf.describe(t);
     tf.cards($('t-cards'), t);
+    expectedError($('t-expected-error'), t);
     tf.warnings($('t-warnings'), t);
     tf.train($('t-train'), t);
     this.exports.step = stepBar($('t-step'), t);

@@ -1,0 +1,29 @@
+#include "core/api/cnn_request.h"
+
+#include "core/error.h"
+
+namespace paleo {
+
+void read_cnn_kernel_model(const Json& request, Scenario& s) {
+  const bool ppp_given = request.contains("software") || request.contains("ppp_comp") || request.contains("ppp_comm");
+  for (const char* field : {"precision", "software_era", "efficiency"}) {
+    if (!request.contains(field)) continue;
+    if (!s.profile->precision_and_eras)
+      throw Error("applies to the paleo2026 profile only: paleo2017 costs fp32 at one PPP", "", field);
+    if (ppp_given && std::string(field) != "precision")
+      throw Error("a software era replaces the PPP: give \"software_era\"/\"efficiency\" or \"software\"/"
+                  "\"ppp_comp\"/\"ppp_comm\", not both", "", field);
+  }
+  if (request.contains("precision")) s.precision = precision_from_json(request["precision"], "precision");
+  if (!s.profile->precision_and_eras || ppp_given) return;
+  SoftwareEra era = request.contains("software_era")
+                        ? software_era(read_string(request, "software_era", ""), "software_era", "cnn")
+                        : default_software_era(s.device, "cnn");
+  if (request.contains("efficiency")) {
+    era.efficiency = efficiency_from_json(request["efficiency"], era.efficiency, "efficiency");
+    era.name += ", with the request's efficiency";
+  }
+  s.era = era;
+}
+
+}  // namespace paleo

@@ -1,0 +1,79 @@
+#include "core/calibration/fitted_parameters.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/error.h"
+
+namespace paleo {
+namespace {
+
+double scaled(const FittedParameter& p, double v) { return p.logarithmic ? std::log(v) : v; }
+
+}  // namespace
+
+const std::vector<FittedParameter>& fittable_parameters() {
+  static const std::vector<FittedParameter> all = {
+      {"matmul_ceiling", &KernelEfficiency::matmul_ceiling, 0.02, 1, true},
+      {"memory_fraction", &KernelEfficiency::memory_fraction, 0.02, 1, true},
+      {"kernel_overhead_ms", &KernelEfficiency::kernel_overhead_ms, 0, 1, false},
+      {"short_k", &KernelEfficiency::short_k, 0, 2048, false},
+      {"vector_ceiling", &KernelEfficiency::vector_ceiling, 0.02, 1, true},
+  };
+  return all;
+}
+
+std::vector<FittedParameter> default_fitted_parameters() {
+  const std::vector<FittedParameter>& all = fittable_parameters();
+  return {all[0], all[1], all[2]};
+}
+
+std::vector<FittedParameter> fitted_parameters_from_json(const Json& names, const std::string& field) {
+  if (!names.is_array() || names.empty())
+    throw Error("must be a non-empty list of parameter names, got " + names.dump(), "", field);
+  std::vector<FittedParameter> out;
+  for (const Json& name : names) {
+    const FittedParameter* found = nullptr;
+    for (const FittedParameter& p : fittable_parameters())
+      if (name.is_string() && name.get<std::string>() == p.name) found = &p;
+    if (!found) {
+      std::string known;
+      for (const FittedParameter& p : fittable_parameters()) known += (known.empty() ? "" : ", ") + std::string(p.name);
+      throw Error("unknown parameter " + name.dump() + " (fittable: " + known + "; tile is not fitted)", "", field);
+    }
+    for (const FittedParameter& p : out)
+      if (p.member == found->member) throw Error("names " + name.dump() + " twice", "", field);
+    out.push_back(*found);
+  }
+  return out;
+}
+
+std::vector<double> to_unit_cube(const std::vector<FittedParameter>& params, const KernelEfficiency& e) {
+  std::vector<double> u;
+  for (const FittedParameter& p : params) {
+    const double v = std::min(p.high, std::max(p.low, e.*(p.member)));
+    u.push_back((scaled(p, v) - scaled(p, p.low)) / (scaled(p, p.high) - scaled(p, p.low)));
+  }
+  return u;
+}
+
+KernelEfficiency from_unit_cube(const std::vector<FittedParameter>& params, const std::vector<double>& u,
+                                KernelEfficiency base) {
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    const FittedParameter& p = params[i];
+    const double s = scaled(p, p.low) + u[i] * (scaled(p, p.high) - scaled(p, p.low));
+    base.*(p.member) = std::min(p.high, std::max(p.low, p.logarithmic ? std::exp(s) : s));
+  }
+  return base;
+}
+
+double round_significant(double value) {
+  if (value == 0 || !std::isfinite(value)) return value;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", value);
+  return std::strtod(buf, nullptr);
+}
+
+}  // namespace paleo

@@ -1,0 +1,157 @@
+#include "core/calibration/measurement.h"
+
+#include <cmath>
+
+#include "core/error.h"
+
+namespace paleo {
+namespace {
+
+const char* const kPasses[] = {"forward", "backward", "backward_data", "backward_filter", "forward_backward"};
+
+double positive(const Json& obj, const std::string& key, const std::string& field) {
+  const Json& v = obj[key];
+  if (!v.is_number() || !std::isfinite(v.get<double>()))
+    throw Error("must be a number, got " + v.dump(), "", field + "." + key);
+  const double d = v.get<double>();
+  if (!(d > 0)) throw Error("must be positive, got " + v.dump(), "", field + "." + key);
+  return d;
+}
+
+void read_compare(const Json& c, Measurement& m) {
+  const std::string field = m.field + ".compare";
+  if (c.is_string()) {
+    std::string p = c.get<std::string>();
+    if (p.empty() || p[0] != '/') p = "/" + p;
+    try {
+      (void)Json::json_pointer(p);
+    } catch (const Json::exception&) {
+      throw Error("is not a JSON pointer: " + c.dump(), "", field);
+    }
+    m.pointer = p;
+    return;
+  }
+  if (!c.is_object())
+    throw Error("must be a JSON pointer (\"/step_ms\") or a layer selector {\"layer\", \"pass\"}, got " + c.dump(), "",
+                field);
+  for (auto it = c.begin(); it != c.end(); ++it)
+    if (it.key() != "layer" && it.key() != "pass")
+      throw Error("unknown field of a layer selector (known: layer, pass)", "", field + "." + it.key());
+  if (!c.contains("layer") || !c["layer"].is_string() || c["layer"].get<std::string>().empty())
+    throw Error("must be a layer name of the response's \"layers\" rows", "", field + ".layer");
+  m.layer = c["layer"].get<std::string>();
+  m.pass = "forward";
+  if (c.contains("pass")) {
+    const Json& pass = c["pass"];
+    bool known = false;
+    for (const char* name : kPasses) known = known || (pass.is_string() && pass.get<std::string>() == name);
+    if (!known)
+      throw Error("must be \"forward\", \"backward\", \"backward_data\", \"backward_filter\" or \"forward_backward\", got " +
+                      pass.dump(), "", field + ".pass");
+    m.pass = pass.get<std::string>();
+  }
+}
+
+Measurement parse_one(const Json& entry, const Json& base, std::size_t index, const std::string& list_field) {
+  Measurement m;
+  m.index = index;
+  m.field = list_field + "[" + std::to_string(index) + "]";
+  if (!entry.is_object()) throw Error("must be an object {\"request\", \"measured_ms\", \"compare\"?}", "", m.field);
+  for (auto it = entry.begin(); it != entry.end(); ++it) {
+    const std::string& k = it.key();
+    if (k != "request" && k != "measured_ms" && k != "measured" && k != "compare" && k != "weight" && k != "label")
+      throw Error("unknown field of a measurement (known: request, measured_ms, measured, compare, weight, label)", "",
+                  m.field + "." + k);
+  }
+  // The request: the shared one, its fields replaced by the measurement's own.
+  m.request = base.is_object() ? base : Json::object();
+  if (entry.contains("request")) {
+    if (!entry["request"].is_object()) throw Error("must be a request object (docs/api.md)", "", m.field + ".request");
+    for (auto it = entry["request"].begin(); it != entry["request"].end(); ++it) m.request[it.key()] = it.value();
+  } else if (!base.is_object()) {
+    throw Error("is required (or give a shared \"request\" beside \"measurements\"; with the CLI, --request FILE)",
+                "", m.field + ".request");
+  }
+  if (!m.request.contains("command")) m.request["command"] = "estimate";
+  const Json& command = m.request["command"];
+  if (command != "estimate" && command != "layers")
+    throw Error("must be \"estimate\" or \"layers\", got " + command.dump(), "", m.field + ".request.command");
+  if (!m.request.contains("net")) throw Error("is required", "", m.field + ".request.net");
+
+  const bool has_ms = entry.contains("measured_ms"), has_other = entry.contains("measured");
+  if (has_ms == has_other)
+    throw Error(has_ms ? "give either \"measured_ms\" or \"measured\", not both"
+                       : "is required: the measured time in milliseconds (or \"measured\" for another figure)",
+                "", m.field + ".measured_ms");
+  m.measured_ms = has_ms;
+  m.measured = positive(entry, has_ms ? "measured_ms" : "measured", m.field);
+  if (entry.contains("weight")) m.weight = positive(entry, "weight", m.field);
+  if (entry.contains("compare")) read_compare(entry["compare"], m);
+  if (!has_ms && m.pointer.empty())
+    throw Error("\"measured\" (a figure other than a time) needs a \"compare\" pointer to the response field", "",
+                m.field + ".compare");
+  if (entry.contains("label")) {
+    if (!entry["label"].is_string()) throw Error("must be a string", "", m.field + ".label");
+    m.label = entry["label"].get<std::string>();
+  } else {
+    m.label = !m.layer.empty() ? m.layer + " " + m.pass : !m.pointer.empty() ? m.pointer : "step_ms";
+  }
+  return m;
+}
+
+double number_at(const Json& response, const std::string& pointer, bool& found) {
+  const Json::json_pointer p(pointer);
+  found = response.contains(p) && response[p].is_number();
+  return found ? response[p].get<double>() : 0;
+}
+
+double pass_total(const Json& row, const std::string& pass, const Measurement& m) {
+  if (pass == "forward_backward") return pass_total(row, "forward", m) + pass_total(row, "backward", m);
+  if (!row.contains(pass) || !row[pass].is_object() || !row[pass].contains("total_ms"))
+    throw Error("layer '" + m.layer + "' has no \"" + pass + "\" pass in this response", "", m.field + ".compare.pass");
+  return row[pass]["total_ms"].get<double>();
+}
+
+}  // namespace
+
+Json Measurement::compare_json() const {
+  if (!layer.empty()) return {{"layer", layer}, {"pass", pass}};
+  if (!pointer.empty()) return pointer;
+  return "step";
+}
+
+std::vector<Measurement> parse_measurements(const Json& list, const Json& base, const std::string& field) {
+  if (!list.is_array()) throw Error("must be a list of measurements (or CSV text)", "", field);
+  if (list.empty()) throw Error("is empty: give at least one measurement", "", field);
+  if (!base.is_null() && !base.is_object()) throw Error("must be a request object (docs/api.md)", "", "request");
+  std::vector<Measurement> out;
+  for (std::size_t i = 0; i < list.size(); ++i) out.push_back(parse_one(list[i], base, i, field));
+  return out;
+}
+
+double predicted_value(const Measurement& m, const Json& response) {
+  bool found = false;
+  if (!m.layer.empty()) {
+    const Json& rows = response.contains("layers") ? response["layers"] : Json::array();
+    for (const Json& row : rows)
+      if (row.is_object() && row.value("name", "") == m.layer) return pass_total(row, m.pass, m);
+    std::string names;
+    std::size_t listed = 0;
+    for (const Json& row : rows)
+      if (row.is_object() && listed++ < 12) names += (names.empty() ? "" : ", ") + row.value("name", "");
+    if (rows.size() > 12) names += ", ...";
+    throw Error("no layer '" + m.layer + "' in the response's layers (" + (names.empty() ? "none" : names) + ")", "",
+                m.field + ".compare.layer");
+  }
+  if (!m.pointer.empty()) {
+    const double v = number_at(response, m.pointer, found);
+    if (!found) throw Error("the response has no number at " + m.pointer, "", m.field + ".compare");
+    return v;
+  }
+  double v = number_at(response, "/step_ms", found);
+  if (!found) v = number_at(response, "/totals/step_ms", found);
+  if (!found) throw Error("the response has no step time (/step_ms or /totals/step_ms)", "", m.field + ".compare");
+  return v;
+}
+
+}  // namespace paleo

@@ -1,0 +1,39 @@
+#pragma once
+// calibration/: one measured time of a user's own run and the response field it is compared with
+// (docs/calibration.md): a request of docs/api.md (`estimate` or `layers`), the measured figure,
+// and what to compare — the step time by default, a JSON pointer into the response, or a layer
+// row chosen by name and pass.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+
+namespace paleo {
+
+struct Measurement {
+  std::size_t index = 0;
+  std::string field;     // "measurements[i]", for error messages
+  Json request;          // the whole request (the document's shared "request" under its own)
+  std::string pointer;   // a JSON pointer into the response; empty for a layer or the step
+  std::string layer;     // a layer row's name; empty for a pointer or the step
+  std::string pass;      // with a layer: forward, backward, backward_data, backward_filter, forward_backward
+  double measured = 0;   // > 0
+  bool measured_ms = true;  // a time ("measured_ms"), or another positive figure ("measured")
+  double weight = 1;
+  std::string label;
+
+  // {"layer", "pass"}, the pointer, or "step" — as responses report it.
+  Json compare_json() const;
+};
+
+// A list of measurement objects, each under the shared `base` request (may be null). Throws
+// paleo::Error naming the field ("measurements[2].measured_ms") for bad input.
+std::vector<Measurement> parse_measurements(const Json& list, const Json& base, const std::string& field);
+
+// The model's figure for a measurement in a response of its request: the step time ("/step_ms"
+// of a transformer, "/totals/step_ms" of a CNN), the number at the pointer, or the layer row's
+// pass total_ms. Throws paleo::Error naming the measurement's compare field when absent.
+double predicted_value(const Measurement& m, const Json& response);
+
+}  // namespace paleo

@@ -1,0 +1,113 @@
+// The expected error every estimate carries (core/validation/expected_error.h): the figures
+// recorded in presets/error_bands.json must be what `validate` computes today, so that a change
+// of the model, the cases or the eras that moves them fails here until the file is refreshed
+// (scripts/refresh_error_bands.py, docs/validation.md).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/api.h"
+#include "core/presets.h"
+#include "core/validation/expected_error.h"
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+constexpr double kTolerance = 1e-3;
+const char* const kRefresh = "presets/error_bands.json is stale: run scripts/build.sh native && "
+                             "scripts/refresh_error_bands.py, then rebuild (docs/validation.md)";
+
+const Json& suite() {
+  static const Json response = paleo::handle_request(Json{{"command", "validate"}});
+  return response;
+}
+
+// Leave-one-out and in-sample residuals of every era, by case id.
+std::map<std::string, double> era_residuals(const char* field) {
+  std::map<std::string, double> out;
+  for (const Json& era : paleo::Presets::instance().software_eras())
+    if (era.contains(field))
+      for (auto it = era[field].begin(); it != era[field].end(); ++it) out[it.key()] = it.value().get<double>();
+  return out;
+}
+
+std::vector<const Json*> scored(const std::string& family) {
+  std::vector<const Json*> out;
+  for (const Json& c : suite()["cases"])
+    if (c["family"] == family && c["ok"].get<bool>() && c["expressible"].get<bool>()) out.push_back(&c);
+  return out;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+}  // namespace
+
+TEST_CASE("presets/error_bands.json holds what validate computes for every family", "[validation][expected_error]") {
+  REQUIRE(suite()["ok"].get<bool>());
+  const Json& recorded = paleo::error_bands()["families"];
+  const std::map<std::string, double> cv = era_residuals("cv_residuals"), fitted = era_residuals("residuals");
+  std::size_t families = 0;
+  for (const Json& f : suite()["families"]) {
+    const std::string name = f["family"];
+    const std::vector<const Json*> cases = scored(name);
+    if (cases.empty()) continue;
+    ++families;
+    INFO("family " << name << ": " << kRefresh);
+    REQUIRE(recorded.contains(name));
+    const Json& r = recorded[name];
+    // Leave-one-out residuals count only while the era's fit is current: its in-sample residuals
+    // equal the errors validate computes (else the model changed since the fit).
+    const bool cross_validated = std::all_of(cases.begin(), cases.end(), [&](const Json* c) {
+      const std::string id = (*c)["id"];
+      return cv.count(id) && (!fitted.count(id) || std::fabs(fitted.at(id) - (*c)["error"].get<double>()) <= kTolerance);
+    });
+    std::vector<double> errors;
+    for (const Json* c : cases)
+      errors.push_back(std::fabs(cross_validated ? cv.at((*c)["id"].get<std::string>()) : (*c)["error"].get<double>()));
+    CHECK(r["cases"].get<long>() == static_cast<long>(cases.size()));
+    CHECK(r["cases"].get<long>() == f["scored"].get<long>());
+    CHECK(r["cross_validated"].get<bool>() == cross_validated);
+    CHECK(r["median_abs_error"].get<double>() == Approx(median(errors)).margin(kTolerance));
+    CHECK(r["max_abs_error"].get<double>() == Approx(*std::max_element(errors.begin(), errors.end())).margin(kTolerance));
+    if (!cross_validated) {  // then the same figures as validate's own summary
+      CHECK(r["median_abs_error"].get<double>() == Approx(f["median_abs_error"].get<double>()).margin(kTolerance));
+      CHECK(r["max_abs_error"].get<double>() == Approx(f["max_abs_error"].get<double>()).margin(kTolerance));
+    }
+  }
+  INFO(kRefresh);
+  CHECK(recorded.size() == families);  // no family the suite no longer scores
+}
+
+TEST_CASE("Every estimate carries the expected error of its family", "[api][expected_error]") {
+  const auto check = [](const Json& request, const std::string& family) {
+    INFO(request.dump());
+    const Json r = paleo::handle_request(request);
+    REQUIRE(r["ok"].get<bool>());
+    REQUIRE(r.contains("expected_error"));
+    const Json& e = r["expected_error"];
+    const Json& recorded = paleo::error_bands()["families"][family];
+    CHECK(e["family"] == family);
+    CHECK(e["median_abs_error"] == recorded["median_abs_error"]);
+    CHECK(e["max_abs_error"] == recorded["max_abs_error"]);
+    CHECK(e["cases"] == recorded["cases"]);
+    CHECK(e["cross_validated"] == recorded["cross_validated"]);
+    CHECK(e["source"] == "docs/validation.md");
+    CHECK(e["median_abs_error"].get<double>() <= e["max_abs_error"].get<double>());
+  };
+  check({{"command", "estimate"}, {"net", "llama3_8b"}, {"device", "H100_SXM"}, {"cluster", "dgx_h100_ndr"}, {"tp", 2},
+         {"global_batch", 64}, {"seq_len", 8192}}, "transformers");
+  check({{"command", "layers"}, {"net", "llama3_8b"}}, "transformers");
+  check({{"command", "estimate"}, {"net", "vgg16"}}, "cnn_single_gpu");
+  check({{"command", "layers"}, {"net", "alexnet_owt"}, {"device", "V100_SXM2_16GB"}}, "cnn_single_gpu");
+  check({{"command", "estimate"}, {"net", "resnet50_v1_5"}, {"cluster", "dgx1_v100_edr"}}, "cnn_data_parallel");
+  // Not an estimate: no band.
+  CHECK_FALSE(paleo::handle_request(Json{{"command", "summary"}, {"net", "vgg16"}}).contains("expected_error"));
+}

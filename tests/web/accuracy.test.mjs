@@ -1,0 +1,148 @@
+// End to end in headless Chromium: "How accurate is it?" (the validation suite on the page) and
+// the expected error beside each estimate, against the native CLI (docs/validation.md).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { serve, launch, dist, root, cliApi, assertClose, newPage, afterUpdate } from './helpers.mjs';
+import { absPercent, compareUnit, expectedErrorText, sig, signedPercent, splitSource } from '../../web/src/format.js';
+
+let server, browser, validation;
+const artifacts = join(root, 'test-artifacts');
+
+before(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  server = await serve(dist);
+  browser = await launch();
+  validation = cliApi({ command: 'validate' });
+  assert.equal(validation.ok, true);
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(hash = '', options = {}) {
+  const page = await newPage(browser, options);
+  await page.goto(server.url + '/' + hash);
+  await page.waitForSelector('body[data-ready=true]');
+  return page;
+}
+
+const rowsOf = (page, selector) => page.locator(selector + ' tbody tr').evaluateAll((rows) =>
+  rows.map((r) => [...r.children].map((cell) => cell.textContent.trim())));
+
+async function openSection(page) {
+  await page.click('#accuracy > summary');
+  await page.waitForSelector('#accuracy-chart[data-points] canvas');
+}
+
+test('the expected error beside a CNN estimate is the response\'s, for one device and for a cluster', async () => {
+  const page = await open();
+  const shown = await page.evaluate(() => window.paleoResult);
+  const e = shown.estimate.expected_error;
+  assert.equal(e.family, 'cnn_single_gpu');
+  assert.equal(e.source, 'docs/validation.md');
+  assertClose(e, cliApi(shown.requests.estimate).expected_error, 0);
+  const line = page.locator('#expected-error');
+  assert.equal(await line.isVisible(), true);
+  assert.equal(await line.textContent(), expectedErrorText(e) + ' How accurate is it?');
+  assert.match(await line.textContent(), new RegExp(`within ±${(e.median_abs_error * 100).toFixed(1)} % .*up to ` +
+    `±${(e.max_abs_error * 100).toFixed(1)} %`));
+
+  // The cluster model makes it a data-parallel estimate.
+  await afterUpdate(page, () => page.check('#cluster_on'));
+  const cluster = (await page.evaluate(() => window.paleoResult)).estimate;
+  assert.ok(cluster.cluster);
+  assert.equal(cluster.expected_error.family, 'cnn_data_parallel');
+  assert.equal(await line.textContent(), expectedErrorText(cluster.expected_error) + ' How accurate is it?');
+
+  // Its link opens the section.
+  await page.click('#expected-error a.open-accuracy');
+  await page.waitForSelector('#accuracy-chart[data-points] canvas');
+  assert.equal(await page.locator('#accuracy').evaluate((d) => d.open), true);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the expected error beside a transformer estimate is the response\'s', async () => {
+  const page = await open();
+  await afterUpdate(page, () => page.selectOption('#net', 'llama3_8b'));
+  await page.waitForFunction(() => window.paleoResult?.transformer !== undefined);
+  const shown = await page.evaluate(() => window.paleoResult);
+  const e = shown.transformer.expected_error;
+  assert.equal(e.family, 'transformers');
+  assertClose(e, cliApi(shown.requests.estimate).expected_error, 0);
+  const line = page.locator('#t-expected-error');
+  assert.equal(await line.isVisible(), true);
+  assert.equal(await line.textContent(), expectedErrorText(e) + ' How accurate is it?');
+  assert.equal(await page.locator('#expected-error').isVisible(), false);
+  await page.close();
+});
+
+test('"How accurate is it?" shows the CLI\'s validate: scatter, families and cases with their sources', async () => {
+  const page = await open();
+  assert.equal(await page.locator('#accuracy').evaluate((d) => d.open), false);
+  assert.equal(await page.locator('#accuracy-cases tbody tr').count(), 0, 'nothing runs before the section is opened');
+  await openSection(page);
+
+  // The scatter: one point per scored case.
+  const scored = validation.cases.filter((c) => c.ok && c.expressible);
+  assert.equal(Number(await page.locator('#accuracy-chart').getAttribute('data-points')), scored.length);
+  assert.equal(scored.length, validation.overall.scored);
+  assert.ok(await page.locator('#accuracy-chart canvas').count() >= 1);
+  const box = await page.locator('#accuracy-chart canvas').first().boundingBox();
+  assert.ok(box.width > 200 && box.height > 200, JSON.stringify(box));
+  const legend = await page.locator('#accuracy-chart .u-legend .u-series .u-label').allTextContents();
+  assert.deepEqual(legend.filter((l) => l !== 'measured'), validation.families.map((f) => f.family));
+
+  // The summary per family, then overall.
+  const o = validation.overall;
+  assert.deepEqual(await rowsOf(page, '#accuracy-families'), [
+    ...validation.families.map((f) => [f.family, String(f.cases), String(f.scored), String(f.not_expressible),
+      absPercent(f.median_abs_error), absPercent(f.max_abs_error)]),
+    ['overall', String(o.cases), String(o.scored), String(o.not_expressible), absPercent(o.median_abs_error),
+      absPercent(o.max_abs_error)]]);
+
+  // Every case, in the CLI's order.
+  const rows = await rowsOf(page, '#accuracy-cases');
+  assert.deepEqual(rows, validation.cases.map((c) => [c.id, c.family, compareUnit(c.compare),
+    c.ok ? sig(c.predicted) : 'FAILED', sig(c.measured), c.ok ? signedPercent(c.error) : c.message,
+    c.expressible ? 'yes' : 'no: ' + c.why, rows.find((r) => r[0] === c.id)[7]]));
+
+  // Each source is a link to the case's URL, opened without an opener.
+  const links = await page.locator('#accuracy-cases tbody tr').evaluateAll((trs) => trs.map((tr) => {
+    const a = tr.querySelector('a.source');
+    return a && { href: a.getAttribute('href'), rel: a.getAttribute('rel'), text: tr.children[7].textContent };
+  }));
+  validation.cases.forEach((c, i) => {
+    const { url, note } = splitSource(c.source_url);
+    assert.ok(links[i], c.id);
+    assert.equal(links[i].href, new URL(url).href, c.id);
+    assert.equal(links[i].rel, 'noopener', c.id);
+    if (note) assert.ok(links[i].text.endsWith(note), c.id);
+  });
+  const megatron = validation.cases.findIndex((c) => c.id.startsWith('NR21-'));
+  assert.equal(links[megatron].href, 'https://arxiv.org/abs/2104.04473');
+
+  // Opened once, run once: closing and opening again keeps the answer.
+  await page.click('#accuracy > summary');
+  await page.click('#accuracy > summary');
+  await page.waitForSelector('#accuracy-chart[data-points] canvas');
+  assert.equal(await page.locator('#accuracy').getAttribute('data-runs'), '1');
+
+  await page.locator('#accuracy-section').screenshot({ path: join(artifacts, 'accuracy.png') });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the section works at phone width and in the transformer view', async () => {
+  const page = await open('#net=llama3_8b', { viewport: { width: 390, height: 844 } });
+  await openSection(page);
+  assert.equal(Number(await page.locator('#accuracy-chart').getAttribute('data-points')), validation.overall.scored);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `the page is ${width} px wide`);
+  await page.locator('#accuracy-section').screenshot({ path: join(artifacts, 'accuracy-phone.png') });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
