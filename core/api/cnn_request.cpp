@@ -16,14 +16,7 @@ void read_cnn_kernel_model(const Json& request, Scenario& s) {
   }
   if (request.contains("precision")) s.precision = precision_from_json(request["precision"], "precision");
   if (!s.profile->precision_and_eras || ppp_given) return;
-  SoftwareEra era = request.contains("software_era")
-                        ? software_era(read_string(request, "software_era", ""), "software_era", "cnn")
-                        : default_software_era(s.device, "cnn");
-  if (request.contains("efficiency")) {
-    era.efficiency = efficiency_from_json(request["efficiency"], era.efficiency, "efficiency");
-    era.name += ", with the request's efficiency";
-  }
-  s.era = era;
+  s.era = software_era_of_request(request, s.device, "cnn");
 }
 
 }  // namespace paleo

@@ -114,12 +114,7 @@ TransformerRequest parse_transformer_request(const Json& request, const Device& 
     if (!(t.train_tokens >= 0 && t.train_tokens <= 1e16)) throw Error("must be from 0 to 1e16 tokens", "", "train_tokens");
   }
   read_price(request, t);
-  t.era = request.contains("software_era") ? software_era(read_string(request, "software_era", ""), "software_era")
-                                           : default_software_era(device);
-  if (request.contains("efficiency")) {
-    t.era.efficiency = efficiency_from_json(request["efficiency"], t.era.efficiency, "efficiency");
-    t.era.name += ", with the request's efficiency";
-  }
+  t.era = software_era_of_request(request, device, "transformer");
   o.efficiency = t.era.efficiency;
   if (request.contains("batch_size")) t.batch = read_count_field(request, "batch_size", 1, 1 << 20);
   if (request.contains("prompt_len")) t.prompt_len = read_count_field(request, "prompt_len", 1, 10000000);

@@ -15,12 +15,14 @@ double scaled(const FittedParameter& p, double v) { return p.logarithmic ? std::
 }  // namespace
 
 const std::vector<FittedParameter>& fittable_parameters() {
+  // Search ranges inside what a request accepts (core/efficiency/kernel_efficiency.h).
+  auto fitted = [](const char* name, double low, double high, bool logarithmic) {
+    return FittedParameter{name, find_efficiency_parameter(name)->member, low, high, logarithmic};
+  };
   static const std::vector<FittedParameter> all = {
-      {"matmul_ceiling", &KernelEfficiency::matmul_ceiling, 0.02, 1, true},
-      {"memory_fraction", &KernelEfficiency::memory_fraction, 0.02, 1, true},
-      {"kernel_overhead_ms", &KernelEfficiency::kernel_overhead_ms, 0, 1, false},
-      {"short_k", &KernelEfficiency::short_k, 0, 2048, false},
-      {"vector_ceiling", &KernelEfficiency::vector_ceiling, 0.02, 1, true},
+      fitted("matmul_ceiling", 0.02, 1, true),  fitted("memory_fraction", 0.02, 1, true),
+      fitted("kernel_overhead_ms", 0, 1, false), fitted("short_k", 0, 2048, false),
+      fitted("vector_ceiling", 0.02, 1, true),
   };
   return all;
 }

@@ -12,6 +12,24 @@ const KernelEfficiency& default_kernel_efficiency() {
   return e;
 }
 
+const std::vector<EfficiencyParameter>& efficiency_parameters() {
+  static const std::vector<EfficiencyParameter> all = {
+      {"matmul_ceiling", &KernelEfficiency::matmul_ceiling, 0.01, 1},
+      {"tile", &KernelEfficiency::tile, 1, 4096},
+      {"short_k", &KernelEfficiency::short_k, 0, 1e6},
+      {"vector_ceiling", &KernelEfficiency::vector_ceiling, 0.01, 1},
+      {"memory_fraction", &KernelEfficiency::memory_fraction, 0.01, 1},
+      {"kernel_overhead_ms", &KernelEfficiency::kernel_overhead_ms, 0, 100},
+  };
+  return all;
+}
+
+const EfficiencyParameter* find_efficiency_parameter(const std::string& name) {
+  for (const EfficiencyParameter& p : efficiency_parameters())
+    if (name == p.name) return &p;
+  return nullptr;
+}
+
 namespace {
 
 // A dimension padded to whole tiles. Libraries keep narrower kernels for a dimension shorter
@@ -30,10 +48,14 @@ double matmul_shape_efficiency(const KernelEfficiency& e, double m, double n, do
   return (m * n) / (padded_m * padded_n) * (k / (k + e.short_k));
 }
 
+double achieved_matmul_gflops(double peak_gflops, const KernelEfficiency& e, double m, double n, double k) {
+  return peak_gflops * e.matmul_ceiling * matmul_shape_efficiency(e, m, n, k);
+}
+
 double matmul_ms(const Device& d, const KernelEfficiency& e, Dtype t, double m, double n, double k, double batches) {
   const double flops = 2 * m * n * k * batches;
   if (flops <= 0) return 0;
-  const double peak = matmul_peak_gflops(d, t, n, k) * e.matmul_ceiling * matmul_shape_efficiency(e, m, n, k);
+  const double peak = achieved_matmul_gflops(matmul_peak_gflops(d, t, n, k), e, m, n, k);
   const double compute_ms = flops / (peak * 1e9) * 1e3;
   // A product too small to be compute-bound still reads its operands and writes its result.
   const double bytes = (m * k + k * n + m * n) * dtype_bytes(t) * batches;

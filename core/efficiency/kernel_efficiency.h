@@ -4,6 +4,9 @@
 // dimensions, a ceiling), an achievable fraction of memory bandwidth, and a per-kernel overhead.
 // The parameters are defaults of a modern software stack (cuBLAS/cuDNN 8+, fused kernels); the
 // fidelity work fits them per device generation and software era (docs/transformer.md).
+#include <string>
+#include <vector>
+
 #include "core/hardware.h"
 #include "core/precision/dtype.h"
 
@@ -21,11 +24,24 @@ struct KernelEfficiency {
 
 const KernelEfficiency& default_kernel_efficiency();
 
+// Each parameter by its request name, with the range a request may set it to.
+struct EfficiencyParameter {
+  const char* name;
+  double KernelEfficiency::*member;
+  double low, high;  // inclusive bounds of a sensible value
+};
+const std::vector<EfficiencyParameter>& efficiency_parameters();
+// Throws nothing: nullptr for an unknown name.
+const EfficiencyParameter* find_efficiency_parameter(const std::string& name);
+
 // `batches` independent (m x k) by (k x n) products in format t: FLOPs 2*m*n*k*batches.
 double matmul_ms(const Device& d, const KernelEfficiency& e, Dtype t, double m, double n, double k,
                  double batches = 1);
 // Efficiency factor (0, 1] of one product's shape, before the ceiling.
 double matmul_shape_efficiency(const KernelEfficiency& e, double m, double n, double k);
+// The FLOP/s (1e9) an (m x k) by (k x n) product reaches on units of `peak_gflops`: the ceiling
+// times the shape's efficiency.
+double achieved_matmul_gflops(double peak_gflops, const KernelEfficiency& e, double m, double n, double k);
 // Streaming `bytes` through memory.
 double memory_ms(const Device& d, const KernelEfficiency& e, double bytes);
 // Non-GEMM arithmetic at the vector peak.

@@ -6,21 +6,6 @@
 namespace paleo {
 namespace {
 
-struct Bound {
-  const char* name;
-  double KernelEfficiency::*member;
-  double low, high;  // inclusive bounds of a sensible value
-};
-
-const Bound kBounds[] = {
-    {"matmul_ceiling", &KernelEfficiency::matmul_ceiling, 0.01, 1},
-    {"tile", &KernelEfficiency::tile, 1, 4096},
-    {"short_k", &KernelEfficiency::short_k, 0, 1e6},
-    {"vector_ceiling", &KernelEfficiency::vector_ceiling, 0.01, 1},
-    {"memory_fraction", &KernelEfficiency::memory_fraction, 0.01, 1},
-    {"kernel_overhead_ms", &KernelEfficiency::kernel_overhead_ms, 0, 100},
-};
-
 SoftwareEra era_from_json(const Json& doc, const std::string& field) {
   SoftwareEra era;
   era.key = doc.value("key", "custom");
@@ -41,9 +26,7 @@ bool applies_to(const Json& doc, const std::string& workload) {
 KernelEfficiency efficiency_from_json(const Json& obj, KernelEfficiency base, const std::string& field) {
   if (!obj.is_object()) throw Error("must be an object of efficiency parameters (docs/transformer.md)", "", field);
   for (auto it = obj.begin(); it != obj.end(); ++it) {
-    const Bound* bound = nullptr;
-    for (const Bound& b : kBounds)
-      if (it.key() == b.name) bound = &b;
+    const EfficiencyParameter* bound = find_efficiency_parameter(it.key());
     if (!bound) throw Error("unknown efficiency parameter '" + it.key() + "'", "", field);
     const double v = read_number(obj, it.key(), "");
     if (!(v >= bound->low && v <= bound->high))
@@ -56,7 +39,7 @@ KernelEfficiency efficiency_from_json(const Json& obj, KernelEfficiency base, co
 
 Json efficiency_json(const KernelEfficiency& e) {
   Json j = Json::object();
-  for (const Bound& b : kBounds) j[b.name] = e.*(b.member);
+  for (const EfficiencyParameter& p : efficiency_parameters()) j[p.name] = e.*(p.member);
   return j;
 }
 
@@ -71,6 +54,17 @@ SoftwareEra software_era(const std::string& key, const std::string& field, const
   for (const Json& doc : Presets::instance().software_eras())
     if (applies_to(doc, workload)) known += (known.empty() ? "" : ", ") + doc.value("key", "");
   throw Error("unknown software era '" + key + "' for " + workload + " nets (known: " + known + ")", "", field);
+}
+
+SoftwareEra software_era_of_request(const Json& request, const Device& device, const std::string& workload) {
+  SoftwareEra era = request.contains("software_era")
+                        ? software_era(read_string(request, "software_era", ""), "software_era", workload)
+                        : default_software_era(device, workload);
+  if (request.contains("efficiency")) {
+    era.efficiency = efficiency_from_json(request["efficiency"], era.efficiency, "efficiency");
+    era.name += ", with the request's efficiency";
+  }
+  return era;
 }
 
 SoftwareEra default_software_era(const Device& device, const std::string& workload) {

@@ -25,6 +25,10 @@ SoftwareEra software_era(const std::string& key, const std::string& field,
 // The era of `workload` listing the device's generation; the untuned defaults when none does.
 SoftwareEra default_software_era(const Device& device, const std::string& workload = "transformer");
 
+// The era a request asks for: its "software_era" (else the default of the device and workload),
+// with its "efficiency" object laid over. Throws paleo::Error naming the field.
+SoftwareEra software_era_of_request(const Json& request, const Device& device, const std::string& workload);
+
 // `base` with the fields of `obj` ({"matmul_ceiling", "tile", "short_k", "vector_ceiling",
 // "memory_fraction", "kernel_overhead_ms"}) replaced. Throws paleo::Error naming field.name.
 KernelEfficiency efficiency_from_json(const Json& obj, KernelEfficiency base, const std::string& field);
