@@ -11,10 +11,11 @@ Usage: scripts/fit_cnn_eras.py [path/to/paleo] [--write]   (default build/native
 """
 import json
 import math
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from paleo_cases import predict
 
 ROOT = Path(__file__).resolve().parent.parent
 ARGS = [a for a in sys.argv[1:] if not a.startswith('--')]
@@ -28,22 +29,6 @@ OVERHEAD_MS = [0.005, 0.01, 0.02, 0.04, 0.08, 0.16]
 PARAMS = ['matmul_ceiling', 'tile', 'short_k', 'memory_fraction', 'kernel_overhead_ms']
 
 
-def predict(case, efficiency):
-    request = dict(case['request'], efficiency=efficiency)
-    out = json.loads(subprocess.run([PALEO, 'api'], input=json.dumps(request), capture_output=True,
-                                    text=True, check=False).stdout)
-    if not out.get('ok'):
-        raise SystemExit(f"{case['id']}: {out.get('error')}")
-    compare = case['compare'] if isinstance(case['compare'], list) else [case['compare']]
-    total = 0.0
-    for pointer in compare:
-        node = out
-        for part in pointer.strip('/').split('/'):
-            node = node[part]
-        total += node
-    return total
-
-
 def log_errors(cases):
     """{grid point: [log(predicted / measured) per case]}"""
     points = [(c, t, k, m, o) for c in CEILINGS for t in TILES for k in SHORT_K for m in MEMORY for o in OVERHEAD_MS]
@@ -51,7 +36,7 @@ def log_errors(cases):
 
     def run(job):
         p, k = job
-        return math.log(predict(k, dict(zip(PARAMS, p))) / k['measured'])
+        return math.log(predict(PALEO, k, dict(zip(PARAMS, p))) / k['measured'])
 
     with ThreadPoolExecutor(max_workers=4) as pool:
         errors = list(pool.map(run, jobs))

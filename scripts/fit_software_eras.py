@@ -9,24 +9,16 @@ Usage: scripts/fit_software_eras.py [path/to/paleo]   (default build/native/pale
 """
 import json
 import math
-import subprocess
 import sys
 from pathlib import Path
+
+from paleo_cases import predict
 
 ROOT = Path(__file__).resolve().parent.parent
 PALEO = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / 'build' / 'native' / 'paleo')
 CEILINGS = [round(0.30 + 0.02 * i, 2) for i in range(31)]
 MEMORY = [0.5, 0.7, 0.85]
 OVERHEAD_MS = [0.004, 0.01, 0.02]
-
-
-def predict(case, efficiency):
-    request = dict(case['request'], efficiency=efficiency)
-    out = json.loads(subprocess.run([PALEO, 'api'], input=json.dumps(request), capture_output=True,
-                                    text=True, check=False).stdout)
-    if not out.get('ok'):
-        raise SystemExit(f"{case['id']}: {out.get('error')}")
-    return out[case['compare'].lstrip('/')]
 
 
 def log_errors(cases):
@@ -36,7 +28,7 @@ def log_errors(cases):
         for m in MEMORY:
             for o in OVERHEAD_MS:
                 eff = {'matmul_ceiling': c, 'memory_fraction': m, 'kernel_overhead_ms': o}
-                table[(c, m, o)] = [math.log(predict(k, eff) / k['measured']) for k in cases]
+                table[(c, m, o)] = [math.log(predict(PALEO, k, eff) / k['measured']) for k in cases]
     return table
 
 

@@ -7,20 +7,11 @@
 #include "core/api.h"
 #include "core/efficiency/software_era.h"
 #include "core/presets.h"
+#include "one_layer_net.h"
 
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-// data -> pre (free, so that x keeps its data gradient) -> x.
-Json net_with(const Json& layer, const Json& tensor) {
-  Json x = layer;
-  x["parents"] = {"pre"};
-  return {{"name", "one"},
-          {"layers", {{"data", {{"parents", Json::array()}, {"type", "Input"}, {"tensor", tensor}}},
-                      {"pre", {{"parents", {"data"}}, {"type", "Generic"}}},
-                      {"x", x}}}};
-}
 
 Json layer_x(const Json& net, const std::string& device, Json extra) {
   Json r = {{"command", "layers"}, {"net", net}, {"device", device}};
@@ -37,7 +28,7 @@ const Json kConv = {{"type", "Convolution"}, {"filter", {3, 3, 64, 64}}, {"strid
 }  // namespace
 
 TEST_CASE("A CNN's precision sets its formats and its matrix peak", "[cnn][precision]") {
-  const Json net = net_with(kConv, {32, 28, 28, 64});
+  const Json net = one_layer_net(kConv, {32, 28, 28, 64});
   const Json ppp = {{"ppp_comp", 1.0}};
   const Json fp32 = layer_x(net, "V100_SXM2_16GB", ppp);
   Json half_request = ppp;
@@ -105,7 +96,7 @@ TEST_CASE("A CNN request picks the CNN era of its device, a transformer its own"
 
 TEST_CASE("An era prices each kernel: roofline of the pass plus its overhead", "[cnn][era]") {
   // 8 x 1000 by 1000 x 1000 on a TITAN X (6144 GFLOP/s, 336.5 GB/s).
-  const Json net = net_with({{"type", "InnerProduct"}, {"num_outputs", 1000}}, {8, 1000});
+  const Json net = one_layer_net({{"type", "InnerProduct"}, {"num_outputs", 1000}}, {8, 1000});
   const Json efficiency = {{"matmul_ceiling", 0.5}, {"tile", 128}, {"short_k", 0}, {"memory_fraction", 0.5},
                            {"kernel_overhead_ms", 0.01}};
   const Json x = layer_x(net, "TITAN_X", {{"efficiency", efficiency}});
@@ -115,7 +106,7 @@ TEST_CASE("An era prices each kernel: roofline of the pass plus its overhead", "
   const double comm_ms = 4.0 * (8 * 1000 + 1000 * 1000 + 8 * 1000) / (336.5e9 * 0.5) * 1e3;
   CHECK(x["forward"]["total_ms"].get<double>() == Approx(std::max(comp_ms, comm_ms) + 0.01));
   // A layer without work launches nothing; an element-wise layer is one kernel per pass.
-  const Json relu = layer_x(net_with({{"type", "ReLU"}}, {8, 1000}), "TITAN_X", {{"efficiency", efficiency}});
+  const Json relu = layer_x(one_layer_net({{"type", "ReLU"}}, {8, 1000}), "TITAN_X", {{"efficiency", efficiency}});
   CHECK(relu["forward"]["total_ms"].get<double>() == Approx(2 * 4.0 * 8000 / (336.5e9 * 0.5) * 1e3 + 0.01));
   CHECK(relu["backward_filter"]["total_ms"].get<double>() == 0);
 }

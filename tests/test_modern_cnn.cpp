@@ -8,6 +8,7 @@
 
 #include "core/api.h"
 #include "core/presets.h"
+#include "one_layer_net.h"
 
 namespace {
 
@@ -36,16 +37,6 @@ const Json& layer(const Json& response, const std::string& name) {
 }
 
 double num(const Json& j) { return j.get<double>(); }
-
-// data -> pre (a free Generic layer, so that x keeps its data gradient) -> x.
-Json net_with(const Json& layer_spec, const Json& tensor) {
-  Json x = layer_spec;
-  x["parents"] = {"pre"};
-  return {{"name", "one"},
-          {"layers", {{"data", {{"parents", Json::array()}, {"type", "Input"}, {"tensor", tensor}}},
-                      {"pre", {{"parents", {"data"}}, {"type", "Generic"}}},
-                      {"x", x}}}};
-}
 
 Json conv(const Json& filter, long long stride, const Json& group = nullptr) {
   Json c = {{"type", "Convolution"}, {"filter", filter}, {"strides", {1, stride, stride, 1}},
@@ -128,7 +119,7 @@ TEST_CASE("MobileNetV2 forward work per 224x224 image matches the published coun
 TEST_CASE("a grouped convolution by hand: FLOPs, parameters and bytes", "[modern_cnn][group]") {
   // [2, 8, 8, 16] input, 3x3 filter 16 -> 32 in 4 groups, stride 1, SAME: each output channel
   // sees 16/4 = 4 input channels.
-  const Json net = net_with(conv({3, 3, 16, 32}, 1, 4), {2, 8, 8, 16});
+  const Json net = one_layer_net(conv({3, 3, 16, 32}, 1, 4), {2, 8, 8, 16});
   const Json x = layer(layers(net, "paleo2026"), "x");
   CHECK(num(x["params"]) == 3 * 3 * 4 * 32 + 32);  // 1,152 weights and 32 biases
   CHECK(num(x["weights_bytes"]) == 4 * 1184);
@@ -144,14 +135,14 @@ TEST_CASE("a grouped convolution by hand: FLOPs, parameters and bytes", "[modern
   CHECK(num(x["backward_filter"]["flops"]) == flops);
   CHECK(num(x["backward_filter"]["bytes"]) == 4.0 * (16 * 10 * 10 * 2 + 8 * 8 * 2 * 32 + 1152));
   // The same layer ungrouped does four times the work, in paleo2017 too (groups are a shape).
-  const Json dense = layer(layers(net_with(conv({3, 3, 16, 32}, 1), {2, 8, 8, 16}), "paleo2017"), "x");
+  const Json dense = layer(layers(one_layer_net(conv({3, 3, 16, 32}, 1), {2, 8, 8, 16}), "paleo2017"), "x");
   CHECK(num(dense["forward"]["flops"]) == 4 * flops);
   CHECK(num(layer(layers(net, "paleo2017"), "x")["forward"]["flops"]) == flops);
 }
 
 TEST_CASE("a depthwise convolution by hand", "[modern_cnn][group]") {
   // group = channels = 16: one 3x3 filter per channel; stride 2 on 8x8 -> 4x4.
-  const Json net = net_with(conv({3, 3, 16, 16}, 2, 16), {2, 8, 8, 16});
+  const Json net = one_layer_net(conv({3, 3, 16, 16}, 2, 16), {2, 8, 8, 16});
   const Json x = layer(layers(net, "paleo2026"), "x");
   CHECK(num(x["params"]) == 3 * 3 * 16 + 16);
   CHECK(x["output"] == Json({2, 4, 4, 16}));
@@ -166,8 +157,8 @@ TEST_CASE("every convolution algorithm costs a grouped convolution as its groups
     for (const char* algorithm : {"gemm", "precomp_gemm", "fft", "fft_tiling", "winograd"})
       for (long long stride : {1, 2}) {
         const Json extra = {{"conv_algorithm", algorithm}};
-        const Json grouped_net = net_with(conv({3, 3, 32, 64}, stride, 4), {4, 16, 16, 32});
-        const Json one_net = net_with(conv({3, 3, 8, 16}, stride), {4, 16, 16, 8});
+        const Json grouped_net = one_layer_net(conv({3, 3, 32, 64}, stride, 4), {4, 16, 16, 32});
+        const Json one_net = one_layer_net(conv({3, 3, 8, 16}, stride), {4, 16, 16, 8});
         const Json grouped = layer(layers(grouped_net, profile, extra), "x");
         const Json one = layer(layers(one_net, profile, extra), "x");
         for (const char* pass : {"forward", "backward_data", "backward_filter"}) {
@@ -183,20 +174,20 @@ TEST_CASE("every convolution algorithm costs a grouped convolution as its groups
 TEST_CASE("bad group values name the layer and the field", "[modern_cnn][group]") {
   for (const Json& group : {Json(0), Json(-2), Json(3), Json(32), Json("four"), Json(2.5)}) {
     INFO("group " << group.dump());
-    const Json net = net_with(conv({3, 3, 16, 32}, 1, group), {2, 8, 8, 16});
+    const Json net = one_layer_net(conv({3, 3, 16, 32}, 1, group), {2, 8, 8, 16});
     const Json out = paleo::handle_request({{"command", "layers"}, {"net", net}});
     CHECK_FALSE(out["ok"].get<bool>());
     CHECK(out["error"]["layer"] == "x");
     CHECK(out["error"]["field"] == "group");
   }
   // 16 divides the input channels but not the 24 outputs.
-  const Json uneven_net = net_with(conv({3, 3, 16, 24}, 1, 16), {2, 8, 8, 16});
+  const Json uneven_net = one_layer_net(conv({3, 3, 16, 24}, 1, 16), {2, 8, 8, 16});
   const Json uneven = paleo::handle_request({{"command", "layers"}, {"net", uneven_net}});
   CHECK_FALSE(uneven["ok"].get<bool>());
   CHECK(uneven["error"]["field"] == "group");
   Json no_bias = conv({3, 3, 16, 32}, 1);
   no_bias["bias"] = "none";
-  const Json bias = paleo::handle_request({{"command", "layers"}, {"net", net_with(no_bias, {2, 8, 8, 16})}});
+  const Json bias = paleo::handle_request({{"command", "layers"}, {"net", one_layer_net(no_bias, {2, 8, 8, 16})}});
   CHECK_FALSE(bias["ok"].get<bool>());
   CHECK(bias["error"]["field"] == "bias");
 }
@@ -204,13 +195,13 @@ TEST_CASE("bad group values name the layer and the field", "[modern_cnn][group]"
 TEST_CASE("bias false drops a convolution's biases, the original's bias shape keeps them", "[modern_cnn]") {
   Json c = conv({3, 3, 16, 32}, 1);
   c["bias"] = false;
-  CHECK(num(layer(layers(net_with(c, {2, 8, 8, 16}), "paleo2026"), "x")["params"]) == 3 * 3 * 16 * 32);
+  CHECK(num(layer(layers(one_layer_net(c, {2, 8, 8, 16}), "paleo2026"), "x")["params"]) == 3 * 3 * 16 * 32);
   c["bias"] = {32};
-  CHECK(num(layer(layers(net_with(c, {2, 8, 8, 16}), "paleo2017"), "x")["params"]) == 3 * 3 * 16 * 32 + 32);
+  CHECK(num(layer(layers(one_layer_net(c, {2, 8, 8, 16}), "paleo2017"), "x")["params"]) == 3 * 3 * 16 * 32 + 32);
 }
 
 TEST_CASE("BatchNorm: parameters and memory traffic in paleo2026, free in paleo2017", "[modern_cnn][batch_norm]") {
-  const Json net = net_with({{"type", "BatchNorm"}}, {2, 10, 10, 8});
+  const Json net = one_layer_net({{"type", "BatchNorm"}}, {2, 10, 10, 8});
   const double elements = 2 * 10 * 10 * 8;
   const Json bn = layer(layers(net, "paleo2026"), "x");
   CHECK(num(bn["params"]) == 2 * 8);  // scale and shift per channel; running statistics are not trained
@@ -237,7 +228,7 @@ TEST_CASE("BatchNorm: parameters and memory traffic in paleo2026, free in paleo2
 }
 
 TEST_CASE("ReLU6 costs a ReLU's traffic in paleo2026 and nothing in paleo2017", "[modern_cnn]") {
-  const Json net = net_with({{"type", "ReLU6"}}, {2, 10, 10, 8});
+  const Json net = one_layer_net({{"type", "ReLU6"}}, {2, 10, 10, 8});
   const double elements = 2 * 10 * 10 * 8;
   const Json x = layer(layers(net, "paleo2026"), "x");
   CHECK(num(x["forward"]["flops"]) == elements);

@@ -1,0 +1,22 @@
+"""What the fitting scripts share: a validation case's prediction at given kernel efficiencies,
+through `paleo api` (stdlib only)."""
+import json
+import subprocess
+
+
+def predict(paleo, case, efficiency):
+    """The case's compared figure (a JSON pointer, or a list of them summed) with `efficiency`
+    laid over its request."""
+    request = dict(case['request'], efficiency=efficiency)
+    out = json.loads(subprocess.run([paleo, 'api'], input=json.dumps(request), capture_output=True,
+                                    text=True, check=False).stdout)
+    if not out.get('ok'):
+        raise SystemExit(f"{case['id']}: {out.get('error')}")
+    compare = case['compare'] if isinstance(case['compare'], list) else [case['compare']]
+    total = 0.0
+    for pointer in compare:
+        node = out
+        for part in pointer.strip('/').split('/'):
+            node = node[part]
+        total += node
+    return total
