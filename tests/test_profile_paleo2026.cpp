@@ -8,7 +8,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-
 Json layers(const Json& net, const std::string& profile, Json extra = Json::object()) {
   Json r = {{"command", "layers"}, {"net", net}, {"device", "TITAN_X"}, {"profile", profile}, {"conv_algorithm", "gemm"}};
   r.update(extra);

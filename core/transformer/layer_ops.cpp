@@ -239,6 +239,10 @@ std::vector<TransformerOp> head_ops(const TransformerConfig& c, const OpContext&
   return ops;
 }
 
+bool recomputed(const TransformerOp& op, Recompute r) {
+  return r == Recompute::kFull || (r == Recompute::kSelective && op.attention_core && !op.flash);
+}
+
 double layer_saved_bytes(const std::vector<TransformerOp>& ops, Recompute r, const OpContext& x,
                          const TransformerConfig& c) {
   if (r == Recompute::kFull) {

@@ -55,6 +55,11 @@ std::vector<TransformerOp> layer_ops(const TransformerConfig& c, const OpContext
 std::vector<TransformerOp> embedding_ops(const TransformerConfig& c, const OpContext& x);
 std::vector<TransformerOp> head_ops(const TransformerConfig& c, const OpContext& x);
 
+// Whether the backward pass reruns the operator's forward: every operator of a layer under full
+// recompute; the attention core under selective recompute, unless a flash kernel (whose backward
+// already recomputes its scores) leaves nothing more to redo.
+bool recomputed(const TransformerOp& op, Recompute r);
+
 // Bytes a layer keeps for its backward pass under a recompute policy.
 double layer_saved_bytes(const std::vector<TransformerOp>& ops, Recompute r, const OpContext& x,
                          const TransformerConfig& c);

@@ -7,7 +7,9 @@
 #include "core/pipeline.h"
 #include "core/precision/device_peak.h"
 #include "core/transformer/layer_communication.h"
+#include "core/transformer/layout_check.h"
 #include "core/transformer/op_timing.h"
+#include "core/transformer/step_flops.h"
 
 namespace paleo {
 namespace {
@@ -29,26 +31,9 @@ OpsTime time_ops(const std::vector<TransformerOp>& ops, const Device& d, const K
       out.attention.fwd_ms += ot.fwd_ms;
       out.attention.bwd_ms += ot.bwd_ms;
     }
-    // Selective recompute reruns the attention core; flash attention's backward already
-    // recomputes its scores, so there is nothing more to redo.
-    const bool redo = is_layer && (r == Recompute::kFull ||
-                                   (r == Recompute::kSelective && op.attention_core && !op.flash));
-    if (redo) out.recompute_ms += ot.fwd_ms;
+    if (is_layer && recomputed(op, r)) out.recompute_ms += ot.fwd_ms;
   }
   return out;
-}
-
-double model_flops(const std::vector<TransformerOp>& ops) {
-  double f = 0;
-  for (const TransformerOp& op : ops) f += op.model_flops_fwd();
-  return f;
-}
-
-double recompute_model_flops(const std::vector<TransformerOp>& ops, Recompute r) {
-  double f = 0;
-  for (const TransformerOp& op : ops)
-    if (r == Recompute::kFull || (r == Recompute::kSelective && op.attention_core && !op.flash)) f += op.model_flops_fwd();
-  return f;
 }
 
 double collective(CollectiveOp op, const DeviceGroup& g, double bytes, const CollectiveSettings& s) {
@@ -80,37 +65,7 @@ void add_rows(std::vector<OpRow>& rows, const std::vector<TransformerOp>& ops, d
   }
 }
 
-std::string count_text(long n) { return std::to_string(n); }
-
 }  // namespace
-
-void check_training_layout(const TransformerConfig& c, const TrainingOptions& o, long devices) {
-  const ParallelLayout& p = o.parallel;
-  if (c.heads % p.tp != 0)
-    throw Error("tensor parallelism " + count_text(p.tp) + " does not divide the " + count_text(c.heads) + " heads", "", "tp");
-  if (c.kv_heads % p.tp != 0 && p.tp % c.kv_heads != 0)
-    throw Error("tensor parallelism " + count_text(p.tp) + " and the " + count_text(c.kv_heads) +
-                    " key/value heads do not divide each other", "", "tp");
-  if (p.pp * p.virtual_stages > c.layers)
-    throw Error("more pipeline chunks (" + count_text(p.pp * p.virtual_stages) + ") than layers (" +
-                    count_text(c.layers) + ")", "", "pp");
-  if (p.virtual_stages > 1 && p.pp == 1) throw Error("interleaving needs pipeline parallelism (pp > 1)", "", "virtual_stages");
-  if (p.virtual_stages > 1 && o.schedule == "gpipe")
-    throw Error("interleaved stages need the 1f1b schedule", "", "virtual_stages");
-  if (p.devices() != devices)
-    throw Error("tp x pp x dp x cp = " + count_text(p.devices()) + " but the cluster has " + count_text(devices) +
-                    " devices", "", "dp");
-  if (o.global_batch % (p.dp * o.micro_batch) != 0)
-    throw Error("the global batch " + count_text(o.global_batch) + " is not a multiple of dp x micro_batch = " +
-                    count_text(p.dp * o.micro_batch), "", "global_batch");
-  if (o.seq_len % p.cp != 0)
-    throw Error("context parallelism " + count_text(p.cp) + " does not divide the sequence " + count_text(o.seq_len), "", "cp");
-  if (p.ep > 1 && !c.moe.enabled()) throw Error("expert parallelism needs a mixture-of-experts model", "", "ep");
-  if (c.moe.enabled() && (c.moe.experts % p.ep != 0 || (p.dp * p.cp) % p.ep != 0))
-    throw Error("expert parallelism " + count_text(p.ep) + " must divide the experts (" + count_text(c.moe.experts) +
-                    ") and dp x cp (" + count_text(p.dp * p.cp) + ")", "", "ep");
-  if (o.zero < 0 || o.zero > 3) throw Error("must be 0, 1, 2 or 3", "", "zero");
-}
 
 TransformerMemory estimate_training_memory(const TransformerConfig& c, const TrainingOptions& o, double capacity_bytes) {
   const OpContext x = op_context(c, o);
@@ -271,17 +226,9 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
   }
   est.step_ms = est.pipeline_ms + tail_ms;
 
-  // FLOPs: per device per micro-batch x the TP and CP shards x every micro-batch of the step.
-  const double shards_of_a_micro_batch = static_cast<double>(p.tp * p.cp);
-  const double micro_batches_total = static_cast<double>(o.global_batch / o.micro_batch);
-  const double dense_layers = static_cast<double>(c.layers - c.moe_layer_count());
-  const double moe_layers = static_cast<double>(c.moe_layer_count());
-  const double fwd = dense_layers * model_flops(ops.dense_layer) + moe_layers * model_flops(ops.moe_layer) +
-                     model_flops(ops.embedding) + model_flops(ops.head);
-  const double redo = dense_layers * recompute_model_flops(ops.dense_layer, o.recompute) +
-                      moe_layers * recompute_model_flops(ops.moe_layer, o.recompute);
-  est.model_flops_per_step = 3 * fwd * shards_of_a_micro_batch * micro_batches_total;
-  est.hardware_flops_per_step = est.model_flops_per_step + redo * shards_of_a_micro_batch * micro_batches_total;
+  const StepFlops flops = step_flops(c, o, ops);
+  est.model_flops_per_step = flops.model;
+  est.hardware_flops_per_step = flops.hardware;
   est.tokens_per_step = static_cast<double>(o.global_batch) * static_cast<double>(o.seq_len);
   const double step_s = est.step_ms / 1e3;
   est.tokens_per_s = est.tokens_per_step / step_s;
@@ -318,7 +265,8 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
 
   if (detailed) {
     add_rows(est.ops, ops.embedding, 1, device, eff, t);
-    add_rows(est.ops, ops.dense_layer, dense_layers, device, eff, t);
+    const double moe_layers = static_cast<double>(c.moe_layer_count());
+    add_rows(est.ops, ops.dense_layer, static_cast<double>(c.layers) - moe_layers, device, eff, t);
     add_rows(est.ops, ops.moe_layer, moe_layers, device, eff, t);
     add_rows(est.ops, ops.head, 1, device, eff, t);
   }

@@ -65,9 +65,6 @@ struct TrainingEstimate {
   std::vector<std::string> warnings;
 };
 
-// Throws paleo::Error naming the request field when the layout does not divide the problem.
-void check_training_layout(const TransformerConfig& c, const TrainingOptions& o, long devices);
-
 // `detailed`: also the per-operator rows and the largest micro-batch that fits (the planner
 // skips both).
 TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOptions& o, const Device& device,

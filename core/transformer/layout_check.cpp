@@ -1,0 +1,42 @@
+#include "core/transformer/layout_check.h"
+
+#include <string>
+
+#include "core/error.h"
+
+namespace paleo {
+namespace {
+
+std::string count_text(long n) { return std::to_string(n); }
+
+}  // namespace
+
+void check_training_layout(const TransformerConfig& c, const TrainingOptions& o, long devices) {
+  const ParallelLayout& p = o.parallel;
+  if (c.heads % p.tp != 0)
+    throw Error("tensor parallelism " + count_text(p.tp) + " does not divide the " + count_text(c.heads) + " heads", "", "tp");
+  if (c.kv_heads % p.tp != 0 && p.tp % c.kv_heads != 0)
+    throw Error("tensor parallelism " + count_text(p.tp) + " and the " + count_text(c.kv_heads) +
+                    " key/value heads do not divide each other", "", "tp");
+  if (p.pp * p.virtual_stages > c.layers)
+    throw Error("more pipeline chunks (" + count_text(p.pp * p.virtual_stages) + ") than layers (" +
+                    count_text(c.layers) + ")", "", "pp");
+  if (p.virtual_stages > 1 && p.pp == 1) throw Error("interleaving needs pipeline parallelism (pp > 1)", "", "virtual_stages");
+  if (p.virtual_stages > 1 && o.schedule == "gpipe")
+    throw Error("interleaved stages need the 1f1b schedule", "", "virtual_stages");
+  if (p.devices() != devices)
+    throw Error("tp x pp x dp x cp = " + count_text(p.devices()) + " but the cluster has " + count_text(devices) +
+                    " devices", "", "dp");
+  if (o.global_batch % (p.dp * o.micro_batch) != 0)
+    throw Error("the global batch " + count_text(o.global_batch) + " is not a multiple of dp x micro_batch = " +
+                    count_text(p.dp * o.micro_batch), "", "global_batch");
+  if (o.seq_len % p.cp != 0)
+    throw Error("context parallelism " + count_text(p.cp) + " does not divide the sequence " + count_text(o.seq_len), "", "cp");
+  if (p.ep > 1 && !c.moe.enabled()) throw Error("expert parallelism needs a mixture-of-experts model", "", "ep");
+  if (c.moe.enabled() && (c.moe.experts % p.ep != 0 || (p.dp * p.cp) % p.ep != 0))
+    throw Error("expert parallelism " + count_text(p.ep) + " must divide the experts (" + count_text(c.moe.experts) +
+                    ") and dp x cp (" + count_text(p.dp * p.cp) + ")", "", "ep");
+  if (o.zero < 0 || o.zero > 3) throw Error("must be 0, 1, 2 or 3", "", "zero");
+}
+
+}  // namespace paleo
