@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/api.h"
+#include "core/calibration/calibration_options.h"
 #include "core/calibration/fitted_parameters.h"
 #include "core/calibration/measurement.h"
 #include "core/calibration/measurement_csv.h"
@@ -19,68 +20,9 @@
 namespace paleo {
 namespace {
 
-const char* const kUntuned = "untuned";
-
-struct Options {
-  std::vector<FittedParameter> params = default_fitted_parameters();
-  RobustLoss loss;
-  Json holdout;                  // null, "alternate" or a fraction
-  double holdout_fraction = 0;   // share of the measurements held out of the fit
-  int max_evaluations = 600;
-  Json software_era;             // the start's era: null (each request's own), a key or "untuned"
-  Json efficiency;               // the start's overrides (null: none)
-};
-
-Options read_options(const Json& request) {
-  static const std::vector<std::string> known = {"command", "measurements", "request", "holdout", "parameters",
-                                                 "loss", "loss_scale", "software_era", "efficiency",
-                                                 "max_evaluations"};
-  for (auto it = request.begin(); it != request.end(); ++it) {
-    bool ok = false;
-    for (const std::string& k : known) ok = ok || it.key() == k;
-    if (!ok)
-      throw Error("unknown field for 'calibrate' (known: measurements, request, holdout, parameters, loss, loss_scale, "
-                  "software_era, efficiency, max_evaluations)", "", it.key());
-  }
-  Options o;
-  if (request.contains("parameters")) o.params = fitted_parameters_from_json(request["parameters"], "parameters");
-  if (request.contains("loss")) o.loss.kind = loss_kind_from_name(read_string(request, "loss", ""), "loss");
-  if (request.contains("loss_scale")) {
-    o.loss.scale = read_number(request, "loss_scale", "");
-    if (!(o.loss.scale >= 1e-4 && o.loss.scale <= 10)) throw Error("must be from 1e-4 to 10", "", "loss_scale");
-  }
-  if (request.contains("holdout")) {
-    const Json& h = request["holdout"];
-    if (h == "alternate") {
-      o.holdout_fraction = 0.5;
-    } else if (h.is_number() && h.get<double>() > 0 && h.get<double>() < 1) {
-      o.holdout_fraction = h.get<double>();
-    } else {
-      throw Error("must be \"alternate\" or the fraction held out, from 0 to 1 (exclusive), got " + h.dump(), "",
-                  "holdout");
-    }
-    o.holdout = h;
-  }
-  if (request.contains("max_evaluations")) {
-    const double n = read_number(request, "max_evaluations", "");
-    if (!(n >= 1 && n <= 100000 && n == std::floor(n)))
-      throw Error("must be an integer from 1 to 100000", "", "max_evaluations");
-    o.max_evaluations = static_cast<int>(n);
-  }
-  if (request.contains("software_era")) {
-    if (!request["software_era"].is_string()) throw Error("must be an era key or \"untuned\"", "", "software_era");
-    o.software_era = request["software_era"];
-  }
-  if (request.contains("efficiency")) {
-    (void)efficiency_from_json(request["efficiency"], KernelEfficiency{}, "efficiency");
-    o.efficiency = request["efficiency"];
-  }
-  return o;
-}
-
 // The calibrate request's start ("software_era", "efficiency") applied to a measurement's request.
-void apply_start(const Options& o, Json& request) {
-  if (o.software_era == kUntuned) {
+void apply_start(const CalibrationOptions& o, Json& request) {
+  if (o.software_era == kUntunedEra) {
     request.erase("software_era");
     const Json overrides = o.efficiency.is_null() ? Json::object() : o.efficiency;
     request["efficiency"] = efficiency_json(efficiency_from_json(overrides, KernelEfficiency{}, "efficiency"));
@@ -167,7 +109,7 @@ class Predictor {
       const std::string dumped = efficiency_json(e).dump();
       if (k == 0) {
         efficiency = e;
-        era_key = era.value("key", kUntuned);
+        era_key = era.value("key", kUntunedEra);
         first_efficiency = dumped;
       } else if (dumped != first_efficiency) {
         throw Error("runs with the kernel efficiencies " + dumped + " (era '" + era.value("key", "") + "'), " +
@@ -192,7 +134,7 @@ class Predictor {
   std::vector<std::size_t> which_;  // per measurement, its request
 };
 
-double fit_loss(const Options& o, const std::vector<Measurement>& ms, const std::vector<double>& predicted,
+double fit_loss(const CalibrationOptions& o, const std::vector<Measurement>& ms, const std::vector<double>& predicted,
                 const std::vector<bool>& used) {
   double sum = 0, weights = 0;
   for (std::size_t i = 0; i < ms.size(); ++i) {
@@ -223,7 +165,7 @@ Json errors_json(const std::vector<Measurement>& ms, const std::vector<double>& 
 
 Json calibration_response(const Json& request) {
   if (!request.is_object()) throw Error("a request must be a JSON object", "", "");
-  const Options o = read_options(request);
+  const CalibrationOptions o = read_calibration_options(request);
   if (!request.contains("measurements")) throw Error("is required: a list of measurements, or CSV text", "", "measurements");
   const Json base = request.contains("request") ? request["request"] : Json();
   const Json list = request["measurements"].is_string()
@@ -248,7 +190,7 @@ Json calibration_response(const Json& request) {
   KernelEfficiency start;
   std::string era_key;
   const std::vector<double> before = predictor.start(start, era_key);
-  if (o.software_era == kUntuned) era_key = kUntuned;
+  if (o.software_era == kUntunedEra) era_key = kUntunedEra;
 
   const auto efficiency_at = [&](const std::vector<double>& u) { return from_unit_cube(o.params, u, start); };
   const auto objective = [&](const std::vector<double>& u) {
@@ -263,7 +205,7 @@ Json calibration_response(const Json& request) {
   Json warnings = Json::array();
   const double loss_before = fit_loss(o, ms, before, fit);
   Json profile = Json::object();
-  if (era_key != kUntuned) profile["software_era"] = era_key;
+  if (era_key != kUntunedEra) profile["software_era"] = era_key;
   profile["efficiency"] = efficiency_json(fitted);
   std::vector<double> after = predictor.predict(profile, std::vector<bool>(n, true));
   double loss_after = fit_loss(o, ms, after, fit);
