@@ -50,7 +50,7 @@ const char* const kUsage =
     "options: --device_name --network_name --batch_size --num_workers --scaling --ppp_comp\n"
     "  --ppp_comm --use_only_gemm --use_pipeline --parallel data|model|hybrid --hybrid_workers\n"
     "  --software --profile --conv_algorithm --workspace_limit_bytes --fetch_bandwidth_gb_per_s\n"
-    "  --separator --format table|csv|json\n"
+    "  --separator --format table|csv|json --input_gradient\n"
     "  --precision fp32|tf32|fp16|bf16|fp8 --software_era ERA (paleo2026 CNNs, docs/model.md)\n"
     "cluster options (estimate): --cluster --nodes --per_node --intra --inter --nics_per_node\n"
     "  --collective --bucket_bytes --no_overlap --stages --micro_batches --schedule gpipe|1f1b\n"
@@ -100,7 +100,7 @@ int run_api(const Arguments& args) {
 }
 
 int run(int argc, char** argv) {
-  std::vector<std::string> flags = {"use_only_gemm", "use_pipeline", "help", "no_overlap", "roofline"};
+  std::vector<std::string> flags = {"use_only_gemm", "use_pipeline", "help", "no_overlap", "roofline", "input_gradient"};
   flags.insert(flags.end(), transformer_flag_options().begin(), transformer_flag_options().end());
   std::vector<std::string> valued = {
       "device_name", "network_name", "batch_size", "num_workers", "scaling", "ppp_comp", "ppp_comm",

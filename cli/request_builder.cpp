@@ -118,6 +118,7 @@ Json build_request(const std::string& command, const Arguments& args, const Json
     r["fetch_bandwidth_gb_per_s"] = number_or_text(args.get("fetch_bandwidth_gb_per_s", ""));
   if (args.has("use_pipeline")) r["use_pipeline"] = true;
   if (args.has("roofline")) r["roofline"] = true;
+  if (args.has("input_gradient")) r["input_gradient"] = true;
   if (args.has("optimizer")) r["optimizer"] = args.get("optimizer", "");
   add_cluster_options(args, r);
   if (args.has("collective")) r["collective"] = args.get("collective", "");

@@ -20,7 +20,7 @@ const std::vector<std::string>& request_fields() {
       "command", "profile", "net", "device", "network", "software", "ppp_comp", "ppp_comm",
       "batch_size", "conv_algorithm", "workspace_limit_bytes", "fetch_bandwidth_gb_per_s",
       "use_pipeline", "parallel", "workers", "scaling", "hybrid_workers", "cluster", "nodes",
-      "devices_per_node", "collective", "bucket_bytes", "optimizer", "pipeline", "roofline", "op",
+      "devices_per_node", "collective", "bucket_bytes", "optimizer", "pipeline", "roofline", "input_gradient", "op",
       "algorithm", "bytes", "link", "servers", "devices", "overlap"};
   return fields;
 }
@@ -244,6 +244,7 @@ Request parse_request(const Json& request) {
   if (request.contains("pipeline")) read_pipeline(request, r);
   if (request.contains("overlap")) r.overlap = read_bool(request, "overlap");
   if (request.contains("roofline")) s.cost.roofline = read_bool(request, "roofline");
+  if (request.contains("input_gradient")) s.cost.input_gradient = read_bool(request, "input_gradient");
   if (r.command == "collective") read_collective_command(request, r);
   if (request.contains("devices")) r.devices = read_count(request["devices"], "devices", 1000000);
   if (request.contains("devices_per_node") && !r.scenario.has_cluster)
@@ -254,7 +255,7 @@ Request parse_request(const Json& request) {
     static const char* const kCnnOnly[] = {
         "profile", "network", "software", "ppp_comp", "ppp_comm", "conv_algorithm", "workspace_limit_bytes",
         "fetch_bandwidth_gb_per_s", "use_pipeline", "parallel", "workers", "scaling", "hybrid_workers", "collective",
-        "bucket_bytes", "pipeline", "roofline", "op", "algorithm", "bytes", "link", "servers"};
+        "bucket_bytes", "pipeline", "roofline", "input_gradient", "op", "algorithm", "bytes", "link", "servers"};
     for (const char* field : kCnnOnly)
       if (request.contains(field))
         throw Error("applies to CNN specs only; a transformer takes the fields of docs/transformer.md", "", field);

@@ -47,6 +47,7 @@ GemmShape conv_gemm_shape(const ConvGeometry& c) {
   s.k = d(c.kh) * d(c.kw) * d(c.cin) / c.filter_groups() * (1.0 - c.holes_in_filter_fraction());
   s.align_n = s.n;
   s.align_k = c.groups_split_batch ? d(c.input[0]) / g : d(c.cin) / g;
+  s.convolution = true;
   return s;
 }
 
@@ -91,6 +92,39 @@ ConvAlgorithm parse_conv_algorithm(const std::string& name) {
               "", "conv_algorithm");
 }
 
+bool ConvCandidates::allows(ConvAlgorithm a) const {
+  switch (a) {
+    case ConvAlgorithm::kFft: return fft;
+    case ConvAlgorithm::kFftTiling: return fft_tiling;
+    case ConvAlgorithm::kWinograd: return winograd;
+    default: return true;
+  }
+}
+
+ConvCandidates conv_candidates_from_names(const std::vector<std::string>& names, const std::string& field) {
+  ConvCandidates c{false, false, false};
+  for (const std::string& name : names) {
+    ConvAlgorithm a = ConvAlgorithm::kGemm;
+    try {
+      a = parse_conv_algorithm(name);
+    } catch (const Error&) {
+      throw Error("unknown convolution algorithm '" + name + "' (known: gemm, precomp_gemm, fft, fft_tiling, winograd)",
+                  "", field);
+    }
+    if (a == ConvAlgorithm::kAuto) throw Error("lists \"auto\": name the algorithms themselves", "", field);
+    if (a == ConvAlgorithm::kFft) c.fft = true;
+    if (a == ConvAlgorithm::kFftTiling) c.fft_tiling = true;
+    if (a == ConvAlgorithm::kWinograd) c.winograd = true;
+  }
+  return c;
+}
+
+double auto_rank_ms(const CostModel& model, const PassCost& c) {
+  // A software era prices each kernel as the roofline of its compute and traffic.
+  if (model.per_kernel()) return c.comp_ms > c.comm_ms ? c.comp_ms : c.comm_ms;
+  return c.total_ms();
+}
+
 const std::vector<std::string>& conv_algorithm_names() {
   static const std::vector<std::string> names = {"gemm", "precomp_gemm", "fft", "fft_tiling", "winograd", "auto"};
   return names;
@@ -132,6 +166,7 @@ PassCost transposed_gemm_cost(const CostModel& model, const ConvGeometry& c, boo
   shape.k = c.macs() / (shape.m * shape.n * g);
   shape.align_n = shape.n;
   shape.align_k = d(c.cout) / g;
+  shape.convolution = true;
   model.add_matmul(cost, 2 * c.macs(), shape);
   const double act = model.activation_bytes();
   model.add_mem(cost, product(c.output) * act);
@@ -230,17 +265,19 @@ PassCost winograd_cost(const CostModel& model, const ConvGeometry& c) {
 }
 
 PassCost conv_pass_cost(const CostModel& model, const ConvGeometry& conv, ConvPass pass,
-                        ConvAlgorithm algorithm, bool one_by_one, double workspace_limit_bytes) {
+                        ConvAlgorithm algorithm, bool one_by_one, double workspace_limit_bytes,
+                        const ConvCandidates& allowed) {
   if (one_by_one) return gemm_for(model, conv, false);
   if (algorithm != ConvAlgorithm::kAuto) return forced(model, conv, pass, algorithm);
   PassCost best = gemm_for(model, conv, false);
   const ConvAlgorithm candidates[] = {ConvAlgorithm::kFft, ConvAlgorithm::kFftTiling, ConvAlgorithm::kWinograd};
   for (ConvAlgorithm a : candidates) {
+    if (!allowed.allows(a)) continue;
     if (a == ConvAlgorithm::kWinograd && (pass == ConvPass::kBackwardFilter || !winograd_applies(conv))) continue;
     if (a == ConvAlgorithm::kFftTiling && pass == ConvPass::kBackwardFilter) continue;
     if (conv.sh != 1 || conv.sw != 1) continue;  // cuDNN's FFT and Winograd need stride 1
     PassCost c = forced(model, conv, pass, a);
-    if (c.workspace_bytes <= workspace_limit_bytes && c.total_ms() < best.total_ms()) best = c;
+    if (c.workspace_bytes <= workspace_limit_bytes && auto_rank_ms(model, c) < auto_rank_ms(model, best)) best = c;
   }
   return best;
 }

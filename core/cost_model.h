@@ -33,6 +33,7 @@ struct PassCost {
 struct GemmShape {
   double m = 0, n = 0, k = 0;
   double align_n = 0, align_k = 0;
+  bool convolution = false;  // an implicit-GEMM convolution (the era's conv_ceiling)
 };
 
 class CostModel {

@@ -71,7 +71,8 @@ PassCost data_gradient_cost(const Layer& l, const ConvGeometry& conv, const Cost
   const bool one_by_one = l.conv.kh == 1 && l.conv.kw == 1;
   const ConvGeometry dummy = data_gradient_conv(conv, l.name);
   auto on_dummy = [&] {
-    return conv_pass_cost(model, dummy, ConvPass::kBackwardData, o.algorithm, one_by_one, o.workspace_limit_bytes);
+    return conv_pass_cost(model, dummy, ConvPass::kBackwardData, o.algorithm, one_by_one, o.workspace_limit_bytes,
+                          o.auto_candidates);
   };
   if (model.profile().dense_strided_data_gradient) return on_dummy();
   PassCost direct = transposed_gemm_cost(model, conv, o.algorithm == ConvAlgorithm::kPrecompGemm && !one_by_one);
@@ -80,18 +81,18 @@ PassCost data_gradient_cost(const Layer& l, const ConvGeometry& conv, const Cost
   if (one_by_one || !transform_algorithm || conv.sh != 1 || conv.sw != 1) return direct;
   PassCost alternative = on_dummy();
   if (o.algorithm != ConvAlgorithm::kAuto) return alternative;
-  return alternative.total_ms() < direct.total_ms() ? alternative : direct;
+  return auto_rank_ms(model, alternative) < auto_rank_ms(model, direct) ? alternative : direct;
 }
 
 PassCosts convolution_passes(const Layer& l, const CostModel& model, const CostOptions& o) {
   const bool one_by_one = l.conv.kh == 1 && l.conv.kw == 1;
   auto pass = [&](const ConvGeometry& g, ConvPass p) {
-    return conv_pass_cost(model, g, p, o.algorithm, one_by_one, o.workspace_limit_bytes);
+    return conv_pass_cost(model, g, p, o.algorithm, one_by_one, o.workspace_limit_bytes, o.auto_candidates);
   };
   PassCosts out;
   if (l.kind == LayerKind::kConvolution) {
     out.forward = pass(l.conv, ConvPass::kForward);
-    if (l.backprop) out.backward_data = data_gradient_cost(l, l.conv, model, o);
+    if (l.backprop || o.input_gradient) out.backward_data = data_gradient_cost(l, l.conv, model, o);
     out.backward_filter = pass(filter_gradient_conv(l.conv, l.name), ConvPass::kBackwardFilter);
     return out;
   }

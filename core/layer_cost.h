@@ -15,11 +15,15 @@ enum class Optimizer { kSgd, kMomentum, kAdam };
 struct CostOptions {
   Optimizer optimizer = Optimizer::kSgd;  // the weight update's state and traffic
   ConvAlgorithm algorithm = ConvAlgorithm::kGemm;
+  ConvCandidates auto_candidates;  // what kAuto may pick besides GEMM (a software era's library)
   double workspace_limit_bytes = 4294967296.0;  // the original's cuDNN limit, 1 << 32
   // Bandwidth of cross-device fetches; unset = the device's memory bandwidth (original).
   std::optional<double> fetch_bandwidth_gb_per_s;
   // A layer pass takes max(compute, memory) instead of their sum (a roofline).
   bool roofline = false;
+  // Layers fed by the input image also compute its gradient (a "full" backprop: adversarial
+  // examples, saliency; some benchmarks time it). Off: the input needs no gradient.
+  bool input_gradient = false;
 };
 
 struct LayerCost {

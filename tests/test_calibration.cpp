@@ -147,7 +147,7 @@ TEST_CASE("Calibration recovers the efficiencies that generated the measurements
 }
 
 TEST_CASE("Calibration recovers a CNN software era from layer times", "[calibration][cnn]") {
-  const Json truth = {{"matmul_ceiling", 0.6}, {"memory_fraction", 0.4}, {"kernel_overhead_ms", 0.05}};
+  const Json truth = {{"conv_ceiling", 0.6}, {"memory_fraction", 0.4}, {"kernel_overhead_ms", 0.05}};
   Json list = Json::array();
   for (const Json& request : {Json{{"command", "layers"}, {"net", "vgg16"}, {"device", "TITAN_X"}, {"batch_size", 32}},
                               Json{{"command", "layers"}, {"net", "alex_v2"}, {"device", "TITAN_X"}, {"batch_size", 64}}}) {
@@ -163,7 +163,7 @@ TEST_CASE("Calibration recovers a CNN software era from layer times", "[calibrat
   REQUIRE(r["ok"].get<bool>());
   INFO(r["profile"].dump());
   const Json& fitted = r["profile"]["efficiency"];
-  CHECK(std::fabs(fitted["matmul_ceiling"].get<double>() - 0.6) < 1e-2);
+  CHECK(std::fabs(fitted["conv_ceiling"].get<double>() - 0.6) < 1e-2);
   CHECK(std::fabs(fitted["memory_fraction"].get<double>() - 0.4) < 1e-2);
   CHECK(std::fabs(fitted["kernel_overhead_ms"].get<double>() - 0.05) < 1e-3);
   CHECK(r["after"]["max_abs_error"].get<double>() < 1e-2);
@@ -304,4 +304,24 @@ TEST_CASE("Narayanan et al. 2021 Table 1: fitted on alternate rows from the untu
   INFO("held-out median |error| before " << before << ", after " << after << "; profile " << r["profile"].dump());
   CHECK(after < before);
   CHECK(after < 0.05);
+}
+
+TEST_CASE("A compare list sums the numbers at its pointers", "[calibration]") {
+  const Json request = {{"command", "estimate"}, {"net", "alex_v2"}, {"device", "TITAN_X"}, {"batch_size", 32}};
+  const Json estimate = paleo::handle_request(request);
+  REQUIRE(estimate["ok"].get<bool>());
+  const double forward_backward =
+      estimate["totals"]["forward_ms"].get<double>() + estimate["totals"]["backward_ms"].get<double>();
+  const Json list = {{{"request", request}, {"compare", {"/totals/forward_ms", "totals/backward_ms"}}, {"measured_ms", 50.0}},
+                     {{"request", request}, {"measured_ms", 80.0}}};
+  const Json r = calibrate({{"measurements", list}, {"parameters", {"conv_ceiling"}}});
+  REQUIRE(r["ok"].get<bool>());
+  const Json& row = r["before"]["rows"][0];
+  CHECK(row["predicted"].get<double>() == Approx(forward_backward).epsilon(1e-12));
+  CHECK(row["compare"] == Json({"/totals/forward_ms", "/totals/backward_ms"}));
+  CHECK(row["label"] == "/totals/forward_ms+/totals/backward_ms");
+  CHECK(error_field(calibrate({{"measurements", {{{"request", request}, {"compare", Json::array()}, {"measured_ms", 1.0}}}}})) ==
+        "measurements[0].compare");
+  CHECK(error_field(calibrate({{"measurements", {{{"request", request}, {"compare", {"/totals/forward_ms", 3}},
+                                                  {"measured_ms", 1.0}}}}})) == "measurements[0].compare[1]");
 }

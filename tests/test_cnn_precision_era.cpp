@@ -64,7 +64,7 @@ TEST_CASE("Mixed precision halves the gradient all-reduce and shrinks the footpr
 TEST_CASE("paleo2017 rejects a precision and a software era", "[cnn][precision][era]") {
   for (const char* field : {"precision", "software_era"}) {
     Json r = {{"command", "estimate"}, {"net", "alex_v2"}, {"profile", "paleo2017"}};
-    r[field] = std::string(field) == "precision" ? "fp16" : "torch_cudnn_r4_2016";
+    r[field] = std::string(field) == "precision" ? "fp16" : "cudnn_r4_2016";
     const Json out = paleo::handle_request(r);
     CHECK_FALSE(out["ok"].get<bool>());
     CHECK(out["error"]["field"] == field);
@@ -73,8 +73,8 @@ TEST_CASE("paleo2017 rejects a precision and a software era", "[cnn][precision][
 
 TEST_CASE("A CNN request picks the CNN era of its device, a transformer its own", "[cnn][era]") {
   const paleo::Presets& p = paleo::Presets::instance();
-  CHECK(paleo::default_software_era(p.device("TITAN_X"), "cnn").key == "torch_cudnn_r4_2016");
-  CHECK(paleo::default_software_era(p.device("P100_SXM2"), "cnn").key == "torch_cudnn_r4_2016");
+  CHECK(paleo::default_software_era(p.device("TITAN_X"), "cnn").key == "cudnn_r4_2016");
+  CHECK(paleo::default_software_era(p.device("P100_SXM2"), "cnn").key == "cudnn_r4_2016");
   CHECK(paleo::default_software_era(p.device("V100_SXM2_16GB"), "cnn").key == "pytorch_cudnn8_2021");
   CHECK(paleo::default_software_era(p.device("A100_80GB_SXM"), "cnn").key == "pytorch_cudnn8_2021");
   CHECK(paleo::default_software_era(p.device("V100_SXM2_16GB")).key == "megatron_lm_2019");

@@ -31,7 +31,7 @@ TEST_CASE("A device's generation picks its software era", "[transformer][era]") 
   CHECK(paleo::default_software_era(p.device("TITAN_X")).key == "untuned");
   // CNN requests pick among the CNN eras (test_cnn_precision_era.cpp).
   CHECK(paleo::default_software_era(p.device("V100_SXM2_32GB"), "cnn").key == "pytorch_cudnn8_2021");
-  CHECK(paleo::default_software_era(p.device("TITAN_X"), "cnn").key == "torch_cudnn_r4_2016");
+  CHECK(paleo::default_software_era(p.device("TITAN_X"), "cnn").key == "cudnn_r4_2016");
   const paleo::Json r = estimate({{"device", "A100_80GB_SXM"}});
   REQUIRE(r["ok"].get<bool>());
   CHECK(r["software_era"]["key"] == "megatron_lm_2021");

@@ -17,6 +17,11 @@ void read_cnn_kernel_model(const Json& request, Scenario& s) {
   if (request.contains("precision")) s.precision = precision_from_json(request["precision"], "precision");
   if (!s.profile->precision_and_eras || ppp_given) return;
   s.era = software_era_of_request(request, s.device, "cnn");
+  // The era's library chose among its algorithms unless the request names one.
+  if (!s.era->conv_algorithms.empty() && !request.contains("conv_algorithm") && s.device.is_gpu) {
+    s.cost.algorithm = ConvAlgorithm::kAuto;
+    s.cost.auto_candidates = conv_candidates_from_names(s.era->conv_algorithms, "software_era.conv_algorithms");
+  }
 }
 
 }  // namespace paleo

@@ -15,6 +15,7 @@
 #include "core/calibration/robust_loss.h"
 #include "core/efficiency/software_era.h"
 #include "core/error.h"
+#include "core/transformer/transformer_net.h"
 #include "core/validation/validation_stats.h"
 
 namespace paleo {
@@ -165,7 +166,7 @@ Json errors_json(const std::vector<Measurement>& ms, const std::vector<double>& 
 
 Json calibration_response(const Json& request) {
   if (!request.is_object()) throw Error("a request must be a JSON object", "", "");
-  const CalibrationOptions o = read_calibration_options(request);
+  CalibrationOptions o = read_calibration_options(request);
   if (!request.contains("measurements")) throw Error("is required: a list of measurements, or CSV text", "", "measurements");
   const Json base = request.contains("request") ? request["request"] : Json();
   const Json list = request["measurements"].is_string()
@@ -173,6 +174,9 @@ Json calibration_response(const Json& request) {
                         : request["measurements"];
   std::vector<Measurement> ms = parse_measurements(list, base, "measurements");
   for (Measurement& m : ms) apply_start(o, m.request);
+  bool any_transformer = false;
+  for (const Measurement& m : ms) any_transformer = any_transformer || (m.request.contains("net") && is_transformer_net(m.request["net"]));
+  if (!request.contains("parameters")) o.params = default_fitted_parameters(!any_transformer);
   const std::size_t n = ms.size();
 
   std::vector<bool> fit(n, true), held(n, false);

@@ -22,13 +22,14 @@ const std::vector<FittedParameter>& fittable_parameters() {
   static const std::vector<FittedParameter> all = {
       fitted("matmul_ceiling", 0.02, 1, true),  fitted("memory_fraction", 0.02, 1, true),
       fitted("kernel_overhead_ms", 0, 1, false), fitted("short_k", 0, 2048, false),
-      fitted("vector_ceiling", 0.02, 1, true),
+      fitted("vector_ceiling", 0.02, 1, true),   fitted("conv_ceiling", 0.02, 1, true),
   };
   return all;
 }
 
-std::vector<FittedParameter> default_fitted_parameters() {
+std::vector<FittedParameter> default_fitted_parameters(bool convolutions) {
   const std::vector<FittedParameter>& all = fittable_parameters();
+  if (convolutions) return {all[5], all[1], all[2]};
   return {all[0], all[1], all[2]};
 }
 

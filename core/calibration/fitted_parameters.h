@@ -18,10 +18,11 @@ struct FittedParameter {
   bool logarithmic;
 };
 
-// matmul_ceiling, memory_fraction, kernel_overhead_ms, short_k, vector_ceiling.
+// matmul_ceiling, memory_fraction, kernel_overhead_ms, short_k, vector_ceiling, conv_ceiling.
 const std::vector<FittedParameter>& fittable_parameters();
-// The default set: matmul_ceiling, memory_fraction, kernel_overhead_ms.
-std::vector<FittedParameter> default_fitted_parameters();
+// The default set: matmul_ceiling (conv_ceiling when the measurements are of CNNs, whose time is
+// in convolutions), memory_fraction, kernel_overhead_ms.
+std::vector<FittedParameter> default_fitted_parameters(bool convolutions = false);
 // A request's "parameters" list. Throws paleo::Error naming `field` for an unknown or repeated name.
 std::vector<FittedParameter> fitted_parameters_from_json(const Json& names, const std::string& field);
 

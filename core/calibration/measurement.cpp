@@ -18,21 +18,43 @@ double positive(const Json& obj, const std::string& key, const std::string& fiel
   return d;
 }
 
+std::string read_pointer(const Json& c, const std::string& field) {
+  std::string p = c.get<std::string>();
+  if (p.empty() || p[0] != '/') p = "/" + p;
+  try {
+    (void)Json::json_pointer(p);
+  } catch (const Json::exception&) {
+    throw Error("is not a JSON pointer: " + c.dump(), "", field);
+  }
+  return p;
+}
+
+std::string join_pointers(const std::vector<std::string>& pointers) {
+  std::string out;
+  for (const std::string& p : pointers) out += (out.empty() ? "" : "+") + p;
+  return out;
+}
+
 void read_compare(const Json& c, Measurement& m) {
   const std::string field = m.field + ".compare";
   if (c.is_string()) {
-    std::string p = c.get<std::string>();
-    if (p.empty() || p[0] != '/') p = "/" + p;
-    try {
-      (void)Json::json_pointer(p);
-    } catch (const Json::exception&) {
-      throw Error("is not a JSON pointer: " + c.dump(), "", field);
+    m.pointers = {read_pointer(c, field)};
+    return;
+  }
+  // Several pointers, summed: a figure a source reports as one number, such as forward plus
+  // backward time.
+  if (c.is_array()) {
+    if (c.empty()) throw Error("must list at least one JSON pointer", "", field);
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      const std::string at = field + "[" + std::to_string(i) + "]";
+      if (!c[i].is_string()) throw Error("must be a JSON pointer string, got " + c[i].dump(), "", at);
+      m.pointers.push_back(read_pointer(c[i], at));
     }
-    m.pointer = p;
     return;
   }
   if (!c.is_object())
-    throw Error("must be a JSON pointer (\"/step_ms\") or a layer selector {\"layer\", \"pass\"}, got " + c.dump(), "",
+    throw Error("must be a JSON pointer (\"/step_ms\"), a list of them (summed) or a layer selector "
+                "{\"layer\", \"pass\"}, got " + c.dump(), "",
                 field);
   for (auto it = c.begin(); it != c.end(); ++it)
     if (it.key() != "layer" && it.key() != "pass")
@@ -87,14 +109,14 @@ Measurement parse_one(const Json& entry, const Json& base, std::size_t index, co
   m.measured = positive(entry, has_ms ? "measured_ms" : "measured", m.field);
   if (entry.contains("weight")) m.weight = positive(entry, "weight", m.field);
   if (entry.contains("compare")) read_compare(entry["compare"], m);
-  if (!has_ms && m.pointer.empty())
+  if (!has_ms && m.pointers.empty())
     throw Error("\"measured\" (a figure other than a time) needs a \"compare\" pointer to the response field", "",
                 m.field + ".compare");
   if (entry.contains("label")) {
     if (!entry["label"].is_string()) throw Error("must be a string", "", m.field + ".label");
     m.label = entry["label"].get<std::string>();
   } else {
-    m.label = !m.layer.empty() ? m.layer + " " + m.pass : !m.pointer.empty() ? m.pointer : "step_ms";
+    m.label = !m.layer.empty() ? m.layer + " " + m.pass : !m.pointers.empty() ? join_pointers(m.pointers) : "step_ms";
   }
   return m;
 }
@@ -116,7 +138,8 @@ double pass_total(const Json& row, const std::string& pass, const Measurement& m
 
 Json Measurement::compare_json() const {
   if (!layer.empty()) return {{"layer", layer}, {"pass", pass}};
-  if (!pointer.empty()) return pointer;
+  if (pointers.size() == 1) return pointers.front();
+  if (!pointers.empty()) return pointers;
   return "step";
 }
 
@@ -143,10 +166,13 @@ double predicted_value(const Measurement& m, const Json& response) {
     throw Error("no layer '" + m.layer + "' in the response's layers (" + (names.empty() ? "none" : names) + ")", "",
                 m.field + ".compare.layer");
   }
-  if (!m.pointer.empty()) {
-    const double v = number_at(response, m.pointer, found);
-    if (!found) throw Error("the response has no number at " + m.pointer, "", m.field + ".compare");
-    return v;
+  if (!m.pointers.empty()) {
+    double sum = 0;
+    for (const std::string& p : m.pointers) {
+      sum += number_at(response, p, found);
+      if (!found) throw Error("the response has no number at " + p, "", m.field + ".compare");
+    }
+    return sum;
   }
   double v = number_at(response, "/step_ms", found);
   if (!found) v = number_at(response, "/totals/step_ms", found);

@@ -15,7 +15,8 @@ struct Measurement {
   std::size_t index = 0;
   std::string field;     // "measurements[i]", for error messages
   Json request;          // the whole request (the document's shared "request" under its own)
-  std::string pointer;   // a JSON pointer into the response; empty for a layer or the step
+  std::vector<std::string> pointers;  // JSON pointers into the response, their numbers summed;
+                                      // empty for a layer or the step
   std::string layer;     // a layer row's name; empty for a pointer or the step
   std::string pass;      // with a layer: forward, backward, backward_data, backward_filter, forward_backward
   double measured = 0;   // > 0
@@ -23,7 +24,7 @@ struct Measurement {
   double weight = 1;
   std::string label;
 
-  // {"layer", "pass"}, the pointer, or "step" — as responses report it.
+  // {"layer", "pass"}, the pointer (a list of them when several), or "step" — as responses report it.
   Json compare_json() const;
 };
 
@@ -32,8 +33,8 @@ struct Measurement {
 std::vector<Measurement> parse_measurements(const Json& list, const Json& base, const std::string& field);
 
 // The model's figure for a measurement in a response of its request: the step time ("/step_ms"
-// of a transformer, "/totals/step_ms" of a CNN), the number at the pointer, or the layer row's
-// pass total_ms. Throws paleo::Error naming the measurement's compare field when absent.
+// of a transformer, "/totals/step_ms" of a CNN), the sum of the numbers at the pointers, or the
+// layer row's pass total_ms. Throws paleo::Error naming the measurement's compare field when absent.
 double predicted_value(const Measurement& m, const Json& response);
 
 }  // namespace paleo

@@ -15,6 +15,7 @@ const KernelEfficiency& default_kernel_efficiency() {
 const std::vector<EfficiencyParameter>& efficiency_parameters() {
   static const std::vector<EfficiencyParameter> all = {
       {"matmul_ceiling", &KernelEfficiency::matmul_ceiling, 0.01, 1},
+      {"conv_ceiling", &KernelEfficiency::conv_ceiling, 0.01, 1},
       {"tile", &KernelEfficiency::tile, 1, 4096},
       {"short_k", &KernelEfficiency::short_k, 0, 1e6},
       {"vector_ceiling", &KernelEfficiency::vector_ceiling, 0.01, 1},
@@ -48,8 +49,10 @@ double matmul_shape_efficiency(const KernelEfficiency& e, double m, double n, do
   return (m * n) / (padded_m * padded_n) * (k / (k + e.short_k));
 }
 
-double achieved_matmul_gflops(double peak_gflops, const KernelEfficiency& e, double m, double n, double k) {
-  return peak_gflops * e.matmul_ceiling * matmul_shape_efficiency(e, m, n, k);
+double achieved_matmul_gflops(double peak_gflops, const KernelEfficiency& e, double m, double n, double k,
+                              bool convolution) {
+  const double ceiling = convolution ? e.conv_ceiling : e.matmul_ceiling;
+  return peak_gflops * ceiling * matmul_shape_efficiency(e, m, n, k);
 }
 
 double matmul_ms(const Device& d, const KernelEfficiency& e, Dtype t, double m, double n, double k, double batches) {

@@ -14,6 +14,7 @@ namespace paleo {
 
 struct KernelEfficiency {
   double matmul_ceiling = 0.80;    // fraction of the matrix peak a large, aligned GEMM reaches
+  double conv_ceiling = 0.80;      // the same for a convolution's implicit GEMM (cuDNN, not cuBLAS)
   double tile = 128;               // m and n are padded to whole tiles of this size (or of a
                                    // halving of it, down to 8, for a shorter dimension)
   double short_k = 64;             // inner dimension k reaches k / (k + short_k) of the ceiling
@@ -40,8 +41,9 @@ double matmul_ms(const Device& d, const KernelEfficiency& e, Dtype t, double m, 
 // Efficiency factor (0, 1] of one product's shape, before the ceiling.
 double matmul_shape_efficiency(const KernelEfficiency& e, double m, double n, double k);
 // The FLOP/s (1e9) an (m x k) by (k x n) product reaches on units of `peak_gflops`: the ceiling
-// times the shape's efficiency.
-double achieved_matmul_gflops(double peak_gflops, const KernelEfficiency& e, double m, double n, double k);
+// (conv_ceiling for a convolution, else matmul_ceiling) times the shape's efficiency.
+double achieved_matmul_gflops(double peak_gflops, const KernelEfficiency& e, double m, double n, double k,
+                              bool convolution = false);
 // Streaming `bytes` through memory.
 double memory_ms(const Device& d, const KernelEfficiency& e, double bytes);
 // Non-GEMM arithmetic at the vector peak.

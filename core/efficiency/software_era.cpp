@@ -11,6 +11,10 @@ SoftwareEra era_from_json(const Json& doc, const std::string& field) {
   era.key = doc.value("key", "custom");
   era.name = doc.value("name", era.key);
   if (doc.contains("efficiency")) era.efficiency = efficiency_from_json(doc["efficiency"], era.efficiency, field);
+  if (doc.contains("conv_algorithms")) {
+    era.conv_algorithms = read_strings(doc, "conv_algorithms", "");
+    (void)conv_candidates_from_names(era.conv_algorithms, field + ".conv_algorithms");  // names checked once
+  }
   return era;
 }
 
@@ -44,7 +48,9 @@ Json efficiency_json(const KernelEfficiency& e) {
 }
 
 Json software_era_json(const SoftwareEra& era) {
-  return {{"key", era.key}, {"name", era.name}, {"efficiency", efficiency_json(era.efficiency)}};
+  Json j = {{"key", era.key}, {"name", era.name}, {"efficiency", efficiency_json(era.efficiency)}};
+  if (!era.conv_algorithms.empty()) j["conv_algorithms"] = era.conv_algorithms;
+  return j;
 }
 
 SoftwareEra software_era(const std::string& key, const std::string& field, const std::string& workload) {

@@ -5,6 +5,7 @@
 // "efficiency" object overrides single parameters (a user's calibration).
 #include <string>
 
+#include "core/conv_algorithms.h"
 #include "core/efficiency/kernel_efficiency.h"
 #include "core/hardware.h"
 #include "core/json.h"
@@ -15,6 +16,9 @@ struct SoftwareEra {
   std::string key = "untuned";
   std::string name = "untuned defaults";
   KernelEfficiency efficiency;
+  // The convolution algorithms the era's library offered and its framework chose the fastest of
+  // (cuDNN's benchmark mode); empty: the request's conv_algorithm alone decides (GEMM by default).
+  std::vector<std::string> conv_algorithms;
 };
 
 // An era is fitted to one workload, "cnn" or "transformer" (its "applies_to" list; an era without
@@ -33,7 +37,7 @@ SoftwareEra software_era_of_request(const Json& request, const Device& device, c
 // "memory_fraction", "kernel_overhead_ms"}) replaced. Throws paleo::Error naming field.name.
 KernelEfficiency efficiency_from_json(const Json& obj, KernelEfficiency base, const std::string& field);
 Json efficiency_json(const KernelEfficiency& e);
-// {"key", "name", "efficiency"} of an era, as responses report it.
+// {"key", "name", "efficiency", "conv_algorithms"?} of an era, as responses report it.
 Json software_era_json(const SoftwareEra& era);
 
 }  // namespace paleo

@@ -1,0 +1,88 @@
+// What a CNN software era decides beyond its efficiencies: the convolution algorithms its library
+// offered (the fastest of them per pass), a ceiling of its own for convolutions' implicit GEMMs,
+// and the request's input_gradient option (a "full" backprop).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "core/api.h"
+#include "one_layer_net.h"
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json layer_x(const Json& request) {
+  const Json out = paleo::handle_request(request);
+  INFO(out.dump().substr(0, 400));
+  REQUIRE(out["ok"].get<bool>());
+  for (const Json& row : out["layers"])
+    if (row["name"] == "x") return row;
+  FAIL("no layer x");
+  return Json();
+}
+
+Json conv(int k, int cin, int cout) {
+  return {{"type", "Convolution"}, {"filter", {k, k, cin, cout}}, {"strides", {1, 1, 1, 1}},
+          {"padding", "SAME"}, {"activation_fn", nullptr}, {"bias", false}};
+}
+
+}  // namespace
+
+TEST_CASE("An era's library offers only its algorithms, and auto takes the fastest of them", "[era][conv]") {
+  // AlexNet's conv2 shape: 5x5, 64 -> 192 channels on 27x27 maps, batch 128.
+  const Json net = one_layer_net(conv(5, 64, 192), {128, 27, 27, 64});
+  const Json base = {{"command", "layers"}, {"net", net}, {"device", "TITAN_X"}, {"software_era", "cudnn_r4_2016"}};
+  const Json chosen = layer_x(base)["forward"];
+  CHECK(chosen["algorithm"] != "winograd");  // cuDNN R4 had no Winograd
+  double fastest = std::numeric_limits<double>::infinity();
+  for (const char* a : {"gemm", "precomp_gemm", "fft", "fft_tiling"}) {
+    Json forced = base;
+    forced["conv_algorithm"] = a;
+    fastest = std::min(fastest, layer_x(forced)["forward"]["total_ms"].get<double>());
+  }
+  CHECK(chosen["total_ms"].get<double>() == Approx(fastest).epsilon(1e-12));
+  // The era lists its algorithms in the response.
+  const Json estimate = paleo::handle_request(Json{{"command", "estimate"}, {"net", net}, {"device", "TITAN_X"},
+                                                   {"software_era", "cudnn_r4_2016"}});
+  REQUIRE(estimate["ok"].get<bool>());
+  CHECK(estimate["software_era"]["conv_algorithms"] == Json({"gemm", "precomp_gemm", "fft", "fft_tiling"}));
+}
+
+TEST_CASE("conv_ceiling prices convolutions and matmul_ceiling fully connected layers", "[era][conv]") {
+  const Json conv_net = one_layer_net(conv(3, 64, 64), {32, 28, 28, 64});
+  const Json fc_net = one_layer_net({{"type", "InnerProduct"}, {"num_outputs", 4096}}, {32, 4096});
+  auto comp_ms = [](const Json& net, double conv_ceiling, double matmul_ceiling) {
+    const Json r = {{"command", "layers"}, {"net", net}, {"device", "V100_SXM2_16GB"}, {"conv_algorithm", "gemm"},
+                    {"efficiency", {{"conv_ceiling", conv_ceiling}, {"matmul_ceiling", matmul_ceiling},
+                                    {"kernel_overhead_ms", 0}}}};
+    return layer_x(r)["forward"]["comp_ms"].get<double>();
+  };
+  // Halving a ceiling doubles the compute time of the layers it governs, and only theirs.
+  CHECK(comp_ms(conv_net, 0.25, 0.8) == Approx(2 * comp_ms(conv_net, 0.5, 0.8)).epsilon(1e-12));
+  CHECK(comp_ms(conv_net, 0.5, 0.4) == Approx(comp_ms(conv_net, 0.5, 0.8)).epsilon(1e-12));
+  CHECK(comp_ms(fc_net, 0.5, 0.4) == Approx(2 * comp_ms(fc_net, 0.5, 0.8)).epsilon(1e-12));
+  CHECK(comp_ms(fc_net, 0.25, 0.8) == Approx(comp_ms(fc_net, 0.5, 0.8)).epsilon(1e-12));
+}
+
+TEST_CASE("input_gradient adds the data gradient of a layer fed by the input", "[conv]") {
+  // data (16 x 32 x 32 x 3) -> x: 3x3, 3 -> 64, stride 1, SAME. paleo2017 at PPP 1, GEMM.
+  Json net = {{"name", "first"},
+              {"layers", {{"data", {{"parents", Json::array()}, {"type", "Input"}, {"tensor", {16, 32, 32, 3}}}},
+                          {"x", conv(3, 3, 64)}}}};
+  net["layers"]["x"]["parents"] = {"data"};
+  Json r = {{"command", "layers"}, {"net", net}, {"device", "TITAN_X"}, {"profile", "paleo2017"}};
+  CHECK(layer_x(r)["backward_data"]["flops"].get<double>() == 0);
+  r["input_gradient"] = true;
+  const Json with = layer_x(r);
+  // The data gradient is a 3x3 convolution of the 64-channel output gradient back to 3 channels:
+  // 2 x 16 x 32 x 32 x 3 x (3 x 3 x 64) FLOPs.
+  CHECK(with["backward_data"]["flops"].get<double>() == 2.0 * 16 * 32 * 32 * 3 * (3 * 3 * 64));
+  CHECK(with["backward_filter"]["flops"].get<double>() == 2.0 * 16 * 32 * 32 * 64 * (3 * 3 * 3));
+  r["input_gradient"] = "yes";
+  const Json bad = paleo::handle_request(r);
+  CHECK_FALSE(bad["ok"].get<bool>());
+  CHECK(bad["error"]["field"] == "input_gradient");
+}
