@@ -135,7 +135,7 @@ const Presets& Presets::instance() {
 Presets::Presets() {
   for (std::size_t i = 0; i < kEmbeddedPresetCount; ++i) {
     const std::string path = kEmbeddedPresets[i].path;
-    Json doc = Json::parse(kEmbeddedPresets[i].text);
+    Json doc = Json::parse(kEmbeddedPresets[i].text());
     if (path.rfind("nets/", 0) == 0) {
       nets_.emplace_back(path.substr(5, path.size() - 5 - 5), std::move(doc));
     } else if (path.rfind("transformers/", 0) == 0) {

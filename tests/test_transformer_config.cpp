@@ -65,7 +65,7 @@ const Json& embedded(const std::string& path) {
     if (p == path) return doc;
   for (std::size_t i = 0; i < paleo::kEmbeddedPresetCount; ++i)
     if (path == paleo::kEmbeddedPresets[i].path) {
-      cache.emplace_back(path, Json::parse(paleo::kEmbeddedPresets[i].text));
+      cache.emplace_back(path, Json::parse(paleo::kEmbeddedPresets[i].text()));
       return cache.back().second;
     }
   FAIL("no embedded preset " << path);

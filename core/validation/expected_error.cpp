@@ -12,7 +12,7 @@ constexpr const char* kBandsFile = "error_bands.json";
 
 Json load_bands() {
   for (std::size_t i = 0; i < kEmbeddedPresetCount; ++i)
-    if (std::strcmp(kEmbeddedPresets[i].path, kBandsFile) == 0) return Json::parse(kEmbeddedPresets[i].text);
+    if (std::strcmp(kEmbeddedPresets[i].path, kBandsFile) == 0) return Json::parse(kEmbeddedPresets[i].text());
   throw Error(std::string("presets/") + kBandsFile + " is not compiled in", "", "");
 }
 

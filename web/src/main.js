@@ -57,7 +57,7 @@ function populate() {
   fill($('software'), software);
   fill($('b_software'), software);
   fill($('profile'), presets.profiles.map((p) => [p, p]));
-  fill($('conv_algorithm'), presets.conv_algorithms.map((a) => [a, a]));
+  fill($('conv_algorithm'), [['', 'default (the era\'s choice)'], ...presets.conv_algorithms.map((a) => [a, a])]);
   fill($('cluster'), presets.clusters.map((c) => [c.key, c.name]));
   fill($('collective'), ['auto', 'ring', 'recursive_doubling', 'rabenseifner', 'binomial_tree', 'double_binary_tree',
     'parameter_server', 'sharded_parameter_server', 'hierarchical'].map((a) => [a, a]));
@@ -196,7 +196,7 @@ function estimateAndRender() {
 
   $('net-info').textContent = `${state.spec.trim() ? 'Pasted spec' : 'Preset'} “${estimate.net.name}”: ` +
     `${estimate.net.layer_count} layers, batch ${estimate.net.batch_size}.`;
-  $('context').textContent = render.describe(estimate) + ', ' + state.conv_algorithm + '.';
+  $('context').textContent = render.describe(estimate) + ', ' + (state.conv_algorithm || 'default algorithms') + '.';
   render.cards($('cards'), estimate, state);
   expectedError($('expected-error'), estimate);
   const one = render.trainPlan(estimate, state)[0];

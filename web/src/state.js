@@ -4,7 +4,7 @@ import { TRANSFORMER_DEFAULTS } from './transformer_request.js';
 
 export const DEFAULTS = {
   net: 'vgg16', spec: '', device: 'TITAN_X', network: 'ethernet', software: '', ppp_comp: 1, ppp_comm: 1,
-  profile: 'paleo2026', conv_algorithm: 'gemm', batch_size: 0, optimizer: 'sgd',
+  profile: 'paleo2026', conv_algorithm: '', batch_size: 0, optimizer: 'sgd',
   workers: '1,2,4,8,16,32,64,128', scaling: 'weak', parallel: 'data', hybrid_workers: 1,
   dataset: 1281167, epochs: 90, price_preset: '', price: 0.9,
   compare_on: false, b_device: '', b_network: '', b_software: '', b_batch: 0,
@@ -58,7 +58,9 @@ export function parseWorkers(text) {
 export function requests(state) {
   const net = state.spec.trim() ? JSON.parse(state.spec) : state.net;
   const base = { net, device: state.device, network: state.network, profile: state.profile,
-    conv_algorithm: state.conv_algorithm, optimizer: state.optimizer };
+    optimizer: state.optimizer };
+  // '': the core's default (the software era's algorithm choice, or GEMM under a PPP).
+  if (state.conv_algorithm) base.conv_algorithm = state.conv_algorithm;
   // By default the core prices kernels with the software era of the device (docs/model.md); a
   // software preset names its PPP pair; by hand, the page sends the pair itself.
   if (state.software === 'hand') Object.assign(base, { ppp_comp: state.ppp_comp, ppp_comm: state.ppp_comm });
