@@ -12,9 +12,9 @@ const char* const kPasses[] = {"forward", "backward", "backward_data", "backward
 double positive(const Json& obj, const std::string& key, const std::string& field) {
   const Json& v = obj[key];
   if (!v.is_number() || !std::isfinite(v.get<double>()))
-    throw Error("must be a number, got " + v.dump(), "", field + "." + key);
+    throw Error("must be a number, got " + echo(v), "", field + "." + key);
   const double d = v.get<double>();
-  if (!(d > 0)) throw Error("must be positive, got " + v.dump(), "", field + "." + key);
+  if (!(d > 0)) throw Error("must be positive, got " + echo(v), "", field + "." + key);
   return d;
 }
 
@@ -26,13 +26,13 @@ void read_compare(const Json& c, Measurement& m) {
     try {
       (void)Json::json_pointer(p);
     } catch (const Json::exception&) {
-      throw Error("is not a JSON pointer: " + c.dump(), "", field);
+      throw Error("is not a JSON pointer: " + echo(c), "", field);
     }
     m.pointer = p;
     return;
   }
   if (!c.is_object())
-    throw Error("must be a JSON pointer (\"/step_ms\") or a layer selector {\"layer\", \"pass\"}, got " + c.dump(), "",
+    throw Error("must be a JSON pointer (\"/step_ms\") or a layer selector {\"layer\", \"pass\"}, got " + echo(c), "",
                 field);
   for (auto it = c.begin(); it != c.end(); ++it)
     if (it.key() != "layer" && it.key() != "pass")
@@ -47,7 +47,7 @@ void read_compare(const Json& c, Measurement& m) {
     for (const char* name : kPasses) known = known || (pass.is_string() && pass.get<std::string>() == name);
     if (!known)
       throw Error("must be \"forward\", \"backward\", \"backward_data\", \"backward_filter\" or \"forward_backward\", got " +
-                      pass.dump(), "", field + ".pass");
+                      echo(pass), "", field + ".pass");
     m.pass = pass.get<std::string>();
   }
 }
@@ -75,7 +75,7 @@ Measurement parse_one(const Json& entry, const Json& base, std::size_t index, co
   if (!m.request.contains("command")) m.request["command"] = "estimate";
   const Json& command = m.request["command"];
   if (command != "estimate" && command != "layers")
-    throw Error("must be \"estimate\" or \"layers\", got " + command.dump(), "", m.field + ".request.command");
+    throw Error("must be \"estimate\" or \"layers\", got " + echo(command), "", m.field + ".request.command");
   if (!m.request.contains("net")) throw Error("is required", "", m.field + ".request.net");
 
   const bool has_ms = entry.contains("measured_ms"), has_other = entry.contains("measured");
