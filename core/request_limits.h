@@ -36,6 +36,14 @@ constexpr double kMaxPipelineSplitWork = 16777216.0;  // 2^24
 constexpr std::int64_t kMaxSearchDevices = 1024;
 constexpr double kMaxSearchWork = 1e8;
 
+// The transformer planner: the layouts it prices (tp, pp, cp, micro-batch, interleaving,
+// recompute, ZeRO), counted before any is priced.
+constexpr std::int64_t kMaxPlanLayouts = 20000;
+
+// Calibration: measurements, and the runs of the fit (distinct requests x evaluations).
+constexpr std::size_t kMaxMeasurements = 10000;
+constexpr double kMaxCalibrationRuns = 20000;
+
 // Error responses: a name or key quoted in an error (layer, field), and the whole message.
 constexpr std::size_t kMaxEchoedNameBytes = 64;
 constexpr std::size_t kMaxErrorMessageBytes = 2048;

@@ -15,6 +15,7 @@
 #include "core/calibration/robust_loss.h"
 #include "core/efficiency/software_era.h"
 #include "core/error.h"
+#include "core/request_limits.h"
 #include "core/validation/validation_stats.h"
 
 namespace paleo {
@@ -187,6 +188,13 @@ Json calibration_response(const Json& request) {
   }
 
   const Predictor predictor(ms);
+  // The fit runs each distinct request once per evaluation: bounded before it starts.
+  const double runs = static_cast<double>(predictor.request_count()) * static_cast<double>(o.max_evaluations + 2);
+  if (runs > kMaxCalibrationRuns)
+    throw Error(std::to_string(predictor.request_count()) + " distinct requests x " + std::to_string(o.max_evaluations) +
+                    " evaluations is more than " + std::to_string(static_cast<std::int64_t>(kMaxCalibrationRuns)) +
+                    " runs (the limit, docs/api.md): fewer requests or a lower max_evaluations",
+                "", "max_evaluations");
   KernelEfficiency start;
   std::string era_key;
   const std::vector<double> before = predictor.start(start, era_key);

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "core/request_limits.h"
 
 namespace paleo {
 namespace {
@@ -123,6 +124,9 @@ Json Measurement::compare_json() const {
 std::vector<Measurement> parse_measurements(const Json& list, const Json& base, const std::string& field) {
   if (!list.is_array()) throw Error("must be a list of measurements (or CSV text)", "", field);
   if (list.empty()) throw Error("is empty: give at least one measurement", "", field);
+  if (list.size() > kMaxMeasurements)
+    throw Error("lists " + std::to_string(list.size()) + " measurements; the limit is " + std::to_string(kMaxMeasurements) +
+                    " (docs/api.md)", "", field);
   if (!base.is_null() && !base.is_object()) throw Error("must be a request object (docs/api.md)", "", "request");
   std::vector<Measurement> out;
   for (std::size_t i = 0; i < list.size(); ++i) out.push_back(parse_one(list[i], base, i, field));

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "core/error.h"
+#include "core/request_limits.h"
 
 namespace paleo {
 namespace {
@@ -90,15 +91,10 @@ void explain(LayoutPlan& plan, const std::vector<PlanCandidate>& all, std::int64
   best_other([&](const TrainingOptions& o) { return o.zero != b.zero; }, "ZeRO stage");
 }
 
-}  // namespace
-
-LayoutPlan plan_layouts(const TransformerConfig& c, const TrainingOptions& base, const Device& device,
-                        const Cluster& cluster, std::int64_t top) {
-  const std::int64_t devices = cluster.devices();
-  const std::int64_t per_node = cluster.devices_per_node;
-  LayoutPlan plan;
-  std::vector<PlanCandidate> all;
-  std::int64_t rejected_memory = 0;
+// Every layout the planner considers, in its order; stops as soon as `visit` returns false.
+template <typename Visit>
+void for_each_layout(const TransformerConfig& c, const TrainingOptions& base, std::int64_t devices,
+                     std::int64_t per_node, Visit visit) {
   std::vector<std::int64_t> cps = {1};
   if (base.seq_len >= 32768)
     for (std::int64_t cp : {2, 4, 8}) cps.push_back(cp);
@@ -120,14 +116,7 @@ LayoutPlan plan_layouts(const TransformerConfig& c, const TrainingOptions& base,
                 o.recompute = r;
                 o.zero = zero;
                 o.schedule = "1f1b";
-                ++plan.evaluated;
-                const TransformerMemory mem = estimate_training_memory(c, o, device.memory_bytes);
-                if (!mem.fits()) {
-                  ++rejected_memory;
-                  continue;
-                }
-                const TrainingEstimate e = estimate_training(c, o, device, cluster, false);
-                all.push_back({o, e.step_ms, e.tokens_per_s, e.mfu, mem.total_bytes(), e.breakdown});
+                if (!visit(o)) return;
               }
             }
           }
@@ -135,6 +124,35 @@ LayoutPlan plan_layouts(const TransformerConfig& c, const TrainingOptions& base,
       }
     }
   }
+}
+
+}  // namespace
+
+LayoutPlan plan_layouts(const TransformerConfig& c, const TrainingOptions& base, const Device& device,
+                        const Cluster& cluster, std::int64_t top) {
+  const std::int64_t devices = cluster.devices();
+  const std::int64_t per_node = cluster.devices_per_node;
+  // Counted before any is priced: a device count with many divisors makes millions of layouts.
+  std::int64_t layouts = 0;
+  for_each_layout(c, base, devices, per_node, [&](const TrainingOptions&) { return ++layouts <= kMaxPlanLayouts; });
+  if (layouts > kMaxPlanLayouts)
+    throw Error("more than " + std::to_string(kMaxPlanLayouts) + " layouts divide " + std::to_string(devices) +
+                    " devices (the limit, docs/api.md): ask for a device count with fewer divisors",
+                "", "devices");
+  LayoutPlan plan;
+  std::vector<PlanCandidate> all;
+  std::int64_t rejected_memory = 0;
+  for_each_layout(c, base, devices, per_node, [&](const TrainingOptions& o) {
+    ++plan.evaluated;
+    const TransformerMemory mem = estimate_training_memory(c, o, device.memory_bytes);
+    if (!mem.fits()) {
+      ++rejected_memory;
+      return true;
+    }
+    const TrainingEstimate e = estimate_training(c, o, device, cluster, false);
+    all.push_back({o, e.step_ms, e.tokens_per_s, e.mfu, mem.total_bytes(), e.breakdown});
+    return true;
+  });
   plan.feasible = static_cast<std::int64_t>(all.size());
   std::stable_sort(all.begin(), all.end(), [](const PlanCandidate& a, const PlanCandidate& b) { return a.step_ms < b.step_ms; });
   explain(plan, all, rejected_memory);
