@@ -82,10 +82,6 @@ std::vector<std::string> read_strings(const Json& obj, const std::string& field,
   return out;
 }
 
-}  // namespace paleo
-
-namespace paleo {
-
 std::string dump_json(const Json& value, int indent) {
   return value.dump(indent, ' ', false, Json::error_handler_t::replace);
 }

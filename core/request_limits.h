@@ -29,7 +29,7 @@ constexpr std::size_t kMaxScalingListLength = 2;
 // Pipelines: stages, micro-batches, and the automatic split's work (stages x layers^2).
 constexpr std::int64_t kMaxPipelineStages = 4096;
 constexpr std::int64_t kMaxMicroBatches = std::int64_t{1} << 20;
-constexpr double kMaxPipelineSplitWork = 16777216.0;  // 2^24
+constexpr double kMaxPipelineSplitWork = 268435456.0;  // 2^28
 
 // The layer-wise search: devices, and its work: the configuration pairs it prices along the
 // net's edges times the devices (each pair's transfer cost looks at the devices' parts).
