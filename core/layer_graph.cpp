@@ -9,8 +9,9 @@
 namespace paleo {
 namespace {
 
-// The walk's budget: series-parallel nets (every preset) take about one step per layer.
-constexpr double kStepsPerLayer = 100;
+// The walk's budget, in frontier entries looked at: series-parallel nets (every preset) look at
+// a few per layer.
+constexpr double kStepsPerLayer = 20;
 constexpr double kMinSteps = 100000;
 
 class GraphWalker {
@@ -30,7 +31,8 @@ class GraphWalker {
     while (!frontiers.empty()) {
       // Graphs whose branches cross each other (not series-parallel) make the walk re-walk
       // branches, exponentially in the worst case: bounded, with a clear error.
-      if (--steps_left_ < 0)
+      steps_left_ -= 1 + static_cast<double>(frontiers.size());
+      if (steps_left_ < 0)
         throw Error("the branches of the net cross each other too much to be ordered (docs/api.md, Limits)", "",
                     "layers");
       bool all_joints = std::all_of(frontiers.begin(), frontiers.end(),
