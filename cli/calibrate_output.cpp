@@ -9,6 +9,7 @@
 
 #include "cli/request_builder.h"
 #include "cli/table_row.h"
+#include "core/json.h"
 
 namespace paleo::cli {
 namespace {
@@ -66,12 +67,7 @@ Json build_calibrate_request(const Arguments& args) {
   const std::size_t first = text.find_first_not_of(" \t\r\n");
   const bool json = !ends_with(path, ".csv") && first != std::string::npos && (text[first] == '{' || text[first] == '[');
   if (json) {
-    Json doc;
-    try {
-      doc = Json::parse(text);
-    } catch (const Json::parse_error& e) {
-      throw std::invalid_argument(path + ": malformed JSON: " + e.what());
-    }
+    const Json doc = json_file_document(text, path);
     if (doc.is_array()) {
       request["measurements"] = doc;
     } else {
@@ -82,11 +78,7 @@ Json build_calibrate_request(const Arguments& args) {
     request["measurements"] = text;  // CSV text; the core reads it
   }
   if (args.has("request")) {
-    try {
-      request["request"] = Json::parse(read_file(args.get("request", "")));
-    } catch (const Json::parse_error& e) {
-      throw std::invalid_argument(args.get("request", "") + ": malformed JSON: " + e.what());
-    }
+    request["request"] = json_file_document(read_file(args.get("request", "")), args.get("request", ""));
   }
   if (args.has("holdout")) {
     const std::string h = args.get("holdout", "");
@@ -108,7 +100,7 @@ Json build_calibrate_request(const Arguments& args) {
 
 void print_calibration(std::ostream& out, const Json& r, Format format) {
   if (format == Format::kJson) {
-    out << r.dump(2) << "\n";
+    out << paleo::dump_json(r, 2) << "\n";
     return;
   }
   const bool csv = format == Format::kCsv;
@@ -142,7 +134,7 @@ void print_calibration(std::ostream& out, const Json& r, Format format) {
   for (const Json& w : r["warnings"]) out << "\nwarning: " << w.get<std::string>();
   if (!r["warnings"].empty()) out << "\n";
   out << "\nprofile (request fields for any command: add them to a request, or save them to a file and pass --calibration FILE):\n"
-      << r["profile"].dump() << "\n";
+      << paleo::dump_json(r["profile"]) << "\n";
 }
 
 }  // namespace paleo::cli

@@ -13,6 +13,7 @@
 #include "cli/transformer_request.h"
 #include "cli/validate_output.h"
 #include "core/api.h"
+#include "core/json.h"
 #include "core/transformer/transformer_net.h"
 #include "core/version.h"
 
@@ -67,17 +68,20 @@ int report(const Json& response) {
   return kExitBadInput;
 }
 
+// A CNN answer's warnings go to standard error: standard output keeps the original's formats.
+void report_warnings(const Json& response) {
+  if (!response.contains("warnings")) return;
+  for (const Json& w : response["warnings"]) std::cerr << "paleo: warning: " << w.get<std::string>() << "\n";
+}
+
 // The fields of a calibration profile ({"software_era"?, "efficiency"}, or a whole `calibrate`
 // response holding one under "profile") set on a request.
 void apply_calibration(const std::string& path, Json& request) {
   std::ifstream file(path);
   if (!file) throw std::invalid_argument("cannot read " + path);
-  Json doc;
-  try {
-    doc = Json::parse(file);
-  } catch (const Json::parse_error& e) {
-    throw std::invalid_argument(path + ": malformed JSON: " + e.what());
-  }
+  std::stringstream text;
+  text << file.rdbuf();
+  const Json doc = json_file_document(text.str(), path);
   const Json& profile = doc.is_object() && doc.contains("profile") ? doc["profile"] : doc;
   if (!profile.is_object() || !profile.contains("efficiency"))
     throw std::invalid_argument(path + ": not a calibration profile ({\"software_era\"?, \"efficiency\"})");
@@ -94,7 +98,8 @@ int run_api(const Arguments& args) {
     if (!file) throw std::invalid_argument("cannot read " + args.positional[0]);
     text << file.rdbuf();
   }
-  std::string response = paleo::handle_request_json(text.str());
+  // The core checks the text's size and nesting before building a tree of it.
+  const std::string response = paleo::handle_request_json(text.str());
   std::cout << response << "\n";
   return Json::parse(response)["ok"].get<bool>() ? 0 : kExitBadInput;
 }
@@ -126,6 +131,7 @@ int run(int argc, char** argv) {
     Json r = paleo::handle_request(build_collective_request(args));
     if (!r["ok"].get<bool>()) return report(r);
     print_collective(std::cout, r, format);
+    report_warnings(r);
     return 0;
   }
   if (cmd == "validate") {
@@ -144,7 +150,7 @@ int run(int argc, char** argv) {
   }
   if (cmd == "presets") {
     Json r = paleo::handle_request(Json{{"command", "presets"}});
-    std::cout << r.dump(2) << "\n";
+    std::cout << paleo::dump_json(r, 2) << "\n";
     return 0;
   }
   if (cmd != "simulate" && cmd != "layers" && cmd != "estimate" && cmd != "summary" && cmd != "search" &&
@@ -178,6 +184,7 @@ int run(int argc, char** argv) {
       print_layers(std::cout, response, format);
       if (response.contains("cluster")) print_cluster(std::cout, response["cluster"], format);
     }
+    if (!transformer) report_warnings(response);
   }
   return status;
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/python_float.h"
+#include "core/json.h"
 
 namespace paleo::cli {
 namespace {
@@ -60,7 +61,7 @@ Format parse_format(const std::string& name) {
 
 void print_simulation(std::ostream& out, const Json& r, Format format, const SimulateContext& c) {
   if (format == Format::kJson) {
-    out << r.dump(2) << "\n";
+    out << paleo::dump_json(r, 2) << "\n";
     return;
   }
   const std::string sep = format == Format::kCsv ? "," : c.separator;
@@ -103,7 +104,7 @@ void print_simulation(std::ostream& out, const Json& r, Format format, const Sim
 
 void print_layers(std::ostream& out, const Json& r, Format format) {
   if (format == Format::kJson) {
-    out << r.dump(2) << "\n";
+    out << paleo::dump_json(r, 2) << "\n";
     return;
   }
   const std::string sep = format == Format::kCsv ? "," : "\t";
@@ -131,7 +132,7 @@ void print_layers(std::ostream& out, const Json& r, Format format) {
 
 void print_summary(std::ostream& out, const Json& r, Format format) {
   if (format == Format::kJson) {
-    out << r.dump(2) << "\n";
+    out << paleo::dump_json(r, 2) << "\n";
     return;
   }
   if (format == Format::kCsv) {
@@ -161,7 +162,7 @@ void print_summary(std::ostream& out, const Json& r, Format format) {
 
 void print_collective(std::ostream& out, const Json& r, Format format) {
   if (format == Format::kJson) {
-    out << r.dump(2) << "\n";
+    out << paleo::dump_json(r, 2) << "\n";
     return;
   }
   const std::string sep = format == Format::kCsv ? "," : "\t";
@@ -212,7 +213,7 @@ void print_cluster(std::ostream& out, const Json& c, Format format) {
 
 void print_search(std::ostream& out, const Json& r, Format format) {
   if (format == Format::kJson) {
-    out << r.dump(2) << "\n";
+    out << paleo::dump_json(r, 2) << "\n";
     return;
   }
   const std::string sep = format == Format::kCsv ? "," : "\t";

@@ -4,6 +4,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/error.h"
+#include "core/json.h"
+
 namespace paleo::cli {
 namespace {
 
@@ -39,16 +42,20 @@ Json number_or_text(const std::string& text) {
   return text;
 }
 
+Json json_file_document(const std::string& text, const std::string& path) {
+  try {
+    return paleo::parse_json_text(text, "file");
+  } catch (const paleo::Error& e) {
+    throw std::invalid_argument(path + ": " + e.detail());
+  }
+}
+
 Json net_argument(const std::string& arg) {
   std::ifstream file(arg);
   if (file) {
     std::stringstream text;
     text << file.rdbuf();
-    try {
-      return Json::parse(text.str());
-    } catch (const Json::parse_error& e) {
-      throw std::invalid_argument("malformed JSON in " + arg + ": " + e.what());
-    }
+    return json_file_document(text.str(), arg);
   }
   return file_stem(arg);
 }

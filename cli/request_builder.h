@@ -12,6 +12,10 @@ namespace paleo::cli {
 // reports the bad field.
 nlohmann::ordered_json number_or_text(const std::string& text);
 
+// A JSON file's text as a document; the core's limits on size and nesting apply (docs/api.md).
+// Throws std::invalid_argument naming `path`.
+nlohmann::ordered_json json_file_document(const std::string& text, const std::string& path);
+
 // The net argument: a readable file holds a spec; otherwise a preset key, or a path whose file
 // stem is a preset key (e.g. nets/vgg16.json). Throws std::invalid_argument for neither.
 nlohmann::ordered_json net_argument(const std::string& arg);

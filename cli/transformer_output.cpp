@@ -4,13 +4,15 @@
 #include <string>
 #include <vector>
 
+#include "core/json.h"
+
 namespace paleo::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
 std::string g(const Json& v) {
-  if (!v.is_number()) return v.is_string() ? v.get<std::string>() : v.dump();
+  if (!v.is_number()) return v.is_string() ? v.get<std::string>() : paleo::dump_json(v);
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.6g", v.get<double>());
   return buf;
@@ -60,7 +62,7 @@ void print_plan(std::ostream& out, const Json& r, const std::string& sep) {
 
 void print_transformer(std::ostream& out, const Json& r, Format format) {
   if (format == Format::kJson) {
-    out << r.dump(2) << "\n";
+    out << paleo::dump_json(r, 2) << "\n";
     return;
   }
   const std::string sep = format == Format::kCsv ? "," : "\t";

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/table_row.h"
+#include "core/json.h"
 
 namespace paleo::cli {
 namespace {
@@ -44,7 +45,7 @@ std::vector<std::string> summary_cells(const std::string& name, const Json& s) {
 
 void print_validation(std::ostream& out, const Json& r, Format format) {
   if (format == Format::kJson) {
-    out << r.dump(2) << "\n";
+    out << paleo::dump_json(r, 2) << "\n";
     return;
   }
   const bool csv = format == Format::kCsv;

@@ -10,8 +10,10 @@
 #include "core/conv_algorithms.h"
 #include "core/error.h"
 #include "core/presets.h"
+#include "core/request_limits.h"
 #include "core/simulation.h"
 #include "core/strategy_api.h"
+#include "core/utf8.h"
 #include "core/validation/expected_error.h"
 #include "core/validation/validation_suite.h"
 #include "core/version.h"
@@ -195,19 +197,26 @@ Json dispatch(const Json& request) {
   if (r.command == "plan" || r.command == "inference")
     throw Error("'" + r.command + "' needs a transformer net (a preset, a config or a Hugging Face config.json)", "", "net");
   if (r.command == "summary") return summary_response(require_net(r));
-  if (r.command == "layers") return layers_response(require_net(r));
-  if (r.command == "estimate") {
-    Json out = layers_response(require_net(r));
+  // Every CNN answer below lists its warnings (docs/api.md, "Warnings"), empty when none.
+  std::vector<std::string> warnings = r.warnings;
+  Json out;
+  if (r.command == "layers") {
+    out = layers_response(require_net(r));
+  } else if (r.command == "estimate") {
+    out = layers_response(require_net(r));
     if (r.workers_given) out["simulation"] = simulation_json(r);
-    if (r.scenario.has_cluster) out["cluster"] = cluster_step_json(r);
-    return out;
-  }
-  if (r.command == "collective") return collective_response(r);
-  if (r.command == "search") return search_response(r);
-  if (r.command == "simulate") {
-    Json out = common_header(require_net(r));
+    if (r.scenario.has_cluster) out["cluster"] = cluster_step_json(r, warnings);
+  } else if (r.command == "collective") {
+    out = collective_response(r);
+  } else if (r.command == "search") {
+    out = search_response(r);
+  } else if (r.command == "simulate") {
+    out = common_header(require_net(r));
     out["net"] = {{"name", r.scenario.spec.name}, {"batch_size", r.scenario.batch_size}};
     out.update(simulation_json(r));
+  }
+  if (!out.is_null()) {
+    out["warnings"] = warnings;
     return out;
   }
   throw Error("unknown command '" + r.command + "' (known: estimate, simulate, layers, summary, collective, search, plan, inference, validate, presets, version)",
@@ -215,7 +224,11 @@ Json dispatch(const Json& request) {
 }
 
 Json error_json(const std::string& message, const std::string& layer, const std::string& field) {
-  return {{"ok", false}, {"error", {{"message", message}, {"layer", layer}, {"field", field}}}};
+  // Valid UTF-8 and short even when the message quotes the request (see core/error.h).
+  return {{"ok", false},
+          {"error", {{"message", shortened_utf8(message, kMaxErrorMessageBytes)},
+                     {"layer", shortened_utf8(layer, kMaxEchoedNameBytes)},
+                     {"field", shortened_utf8(field, kMaxEchoedNameBytes)}}}};
 }
 
 // A last guard: a response never carries NaN or infinity (JSON cannot, and it would be wrong).
@@ -231,6 +244,7 @@ bool all_finite(const Json& j) {
 
 Json handle_request(const Json& request) {
   try {
+    check_nesting(request, "");
     Json response = dispatch(request);
     if (!all_finite(response))
       return error_json("the inputs lead to a non-finite result (sizes or rates out of range)", "", "");
@@ -245,11 +259,11 @@ Json handle_request(const Json& request) {
 std::string handle_request_json(const std::string& request_json) {
   Json request;
   try {
-    request = Json::parse(request_json);
-  } catch (const Json::parse_error& e) {
-    return error_json(std::string("malformed JSON: ") + e.what(), "", "").dump();
+    request = parse_json_text(request_json, "");
+  } catch (const Error& e) {
+    return dump_json(error_json(e.what(), e.layer(), e.field()));
   }
-  return handle_request(request).dump();
+  return dump_json(handle_request(request));
 }
 
 }  // namespace paleo

@@ -87,7 +87,7 @@ Json step_json(const ClusterStep& step) {
 
 }  // namespace
 
-Json cluster_step_json(const Request& r) {
+Json cluster_step_json(const Request& r, std::vector<std::string>& warnings) {
   const ClusterOptions options = options_for(r);
   const ClusterStep step = cluster_step(r.scenario, options);
   Json j = step_json(step);
@@ -96,7 +96,7 @@ Json cluster_step_json(const Request& r) {
   Scenario s = r.scenario;
   ClusterOptions quick = options;
   quick.find_max_batch = false;
-  for (long nodes = 1;; nodes *= 2) {
+  for (std::int64_t nodes = 1;; nodes *= 2) {
     if (nodes > r.scenario.cluster.nodes) nodes = r.scenario.cluster.nodes;
     s.cluster.nodes = nodes;
     try {
@@ -104,8 +104,10 @@ Json cluster_step_json(const Request& r) {
       scaling.push_back({{"nodes", nodes}, {"devices", st.cluster.devices()}, {"step_ms", st.step_ms},
                          {"algorithm", st.chosen.algorithm},
                          {"throughput_samples_per_s", st.throughput_samples_per_s()}});
-    } catch (const Error&) {
-      // stages that do not divide this many nodes: no point
+    } catch (const Error& e) {
+      // Stages that do not divide this many nodes, say: no point, and the answer says why.
+      warnings.push_back("node_scaling: no point for " + std::to_string(nodes) + (nodes == 1 ? " node: " : " nodes: ") +
+                         e.what());
     }
     if (nodes == r.scenario.cluster.nodes) break;
   }
@@ -132,7 +134,7 @@ Json collective_response(const Request& r) {
   } else {
     if (!r.has_link) throw Error("needs a link (preset or {latency_us, bandwidth_gb_per_s}) or a cluster", "", "link");
     if (algorithm == CollectiveAlgorithm::kHierarchical) throw Error("'hierarchical' needs a cluster", "", "algorithm");
-    const long workers = r.workers.size() == 1 ? r.workers[0] : 0;
+    const std::int64_t workers = r.workers.size() == 1 ? r.workers[0] : 0;
     if (workers < 1) throw Error("must be one worker count", "", "workers");
     out["link"] = link_json(r.link);
     out["workers"] = workers;

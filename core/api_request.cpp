@@ -4,16 +4,17 @@
 #include <cmath>
 
 #include "core/api/cnn_request.h"
+#include "core/checked_math.h"
 #include "core/collectives.h"
 #include "core/error.h"
 #include "core/presets.h"
+#include "core/request_limits.h"
 #include "core/transformer/transformer_net.h"
+#include "core/utf8.h"
 
 namespace paleo {
 namespace {
 
-constexpr long kMaxWorkers = 1000000;
-constexpr Dim kMaxBatch = Dim{1} << 31;
 
 const std::vector<std::string>& request_fields() {
   static const std::vector<std::string> fields = {
@@ -34,28 +35,36 @@ bool known_field(const std::string& key) {
 
 Dim read_size(const Json& v, const std::string& field, Dim max) {
   Dim n = read_dim(v, field, "");
-  if (n < 1 || n > max) throw Error("must be an integer from 1 to " + std::to_string(max) + ", got " + v.dump(), "", field);
+  if (n < 1 || n > max) throw Error("must be an integer from 1 to " + std::to_string(max) + ", got " + echo(v), "", field);
   return n;
 }
 
-// Counts (workers, stages, ...) stay far below 2^31: `long` is 32 bits in WebAssembly.
-long read_count(const Json& v, const std::string& field, long max) { return static_cast<long>(read_size(v, field, max)); }
+std::int64_t read_count(const Json& v, const std::string& field, std::int64_t max) { return read_size(v, field, max); }
+
+// A list of the request no longer than its cap (core/request_limits.h), checked before it is read.
+const Json& read_list(const Json& v, const std::string& field, std::size_t max_length, const std::string& what) {
+  if (!v.is_array() || v.empty()) throw Error("must be a non-empty list of " + what, "", field);
+  if (v.size() > max_length)
+    throw Error("lists " + std::to_string(v.size()) + " entries; the limit is " + std::to_string(max_length) +
+                    " (docs/api.md)", "", field);
+  return v;
+}
 
 double read_ppp(const Json& request, const std::string& field) {
   double v = read_number(request, field, "");
-  if (!(v > 0 && v <= 1)) throw Error("must be in (0, 1], got " + request[field].dump(), "", field);
+  if (!(v > 0 && v <= 1)) throw Error("must be in (0, 1], got " + echo(request[field]), "", field);
   return v;
 }
 
 double read_positive(const Json& request, const std::string& field) {
   double v = read_number(request, field, "");
-  if (!(v > 0)) throw Error("must be positive, got " + request[field].dump(), "", field);
+  if (!(v > 0)) throw Error("must be positive, got " + echo(request[field]), "", field);
   return v;
 }
 
 bool read_bool(const Json& request, const std::string& field) {
   const Json& v = request[field];
-  if (!v.is_boolean()) throw Error("must be true or false, got " + v.dump(), "", field);
+  if (!v.is_boolean()) throw Error("must be true or false, got " + echo(v), "", field);
   return v.get<bool>();
 }
 
@@ -97,25 +106,27 @@ void read_cluster(const Json& request, Request& r) {
   std::string device_key;
   const Json cluster = request.contains("cluster") ? request["cluster"] : default_cluster(s.device);
   s.cluster = cluster_from_json(cluster, "cluster", &device_key);
-  if (request.contains("nodes")) s.cluster.nodes = read_count(request["nodes"], "nodes", 1000000);
+  if (request.contains("nodes")) s.cluster.nodes = read_count(request["nodes"], "nodes", kMaxDevices);
   if (request.contains("devices_per_node"))
-    s.cluster.devices_per_node = read_count(request["devices_per_node"], "devices_per_node", 1000000);
+    s.cluster.devices_per_node = read_count(request["devices_per_node"], "devices_per_node", kMaxDevices);
   if (r.is_transformer && !request.contains("devices") && !request.contains("nodes") && !request.contains("cluster")) {
     // Neither nodes nor devices: as many devices as the layout names, filling nodes in turn.
-    const long devices = layout_devices(request);
+    const std::int64_t devices = layout_devices(request);
     if (devices < s.cluster.devices_per_node || devices % s.cluster.devices_per_node != 0) s.cluster.devices_per_node = devices;
     s.cluster.nodes = devices / s.cluster.devices_per_node;
   }
   if (r.is_transformer && request.contains("devices") && !request.contains("nodes")) {
     // A device count instead of nodes: whole nodes of the cluster's size.
-    const long devices = read_count(request["devices"], "devices", 1000000);
+    const std::int64_t devices = read_count(request["devices"], "devices", kMaxDevices);
     if (devices % s.cluster.devices_per_node != 0 && devices > s.cluster.devices_per_node)
       throw Error(std::to_string(devices) + " devices do not fill whole nodes of " +
                       std::to_string(s.cluster.devices_per_node), "", "devices");
     if (devices < s.cluster.devices_per_node) s.cluster.devices_per_node = devices;
     s.cluster.nodes = devices / s.cluster.devices_per_node;
   }
-  if (s.cluster.devices() > 1000000) throw Error("more than 1000000 devices", "", "cluster");
+  // The product checked before it is formed (nodes x devices_per_node wrapped in 32 bits once).
+  checked_multiply(s.cluster.nodes, s.cluster.devices_per_node, request.contains("nodes") ? "nodes" : "cluster",
+                   kMaxDevices);
   if (!device_key.empty() && !request.contains("device")) s.device = Presets::instance().device(device_key);
   s.has_cluster = true;
 }
@@ -126,18 +137,19 @@ void read_pipeline(const Json& request, Request& r) {
   for (auto it = p.begin(); it != p.end(); ++it)
     if (it.key() != "stages" && it.key() != "micro_batches" && it.key() != "schedule" && it.key() != "split")
       throw Error("unknown field '" + it.key() + "'", "", "pipeline");
-  if (p.contains("stages")) r.pipeline_stages = read_count(p["stages"], "pipeline.stages", 4096);
-  if (p.contains("micro_batches")) r.micro_batches = read_count(p["micro_batches"], "pipeline.micro_batches", 1 << 20);
+  if (p.contains("stages")) r.pipeline_stages = read_count(p["stages"], "pipeline.stages", kMaxPipelineStages);
+  if (p.contains("micro_batches"))
+    r.micro_batches = read_count(p["micro_batches"], "pipeline.micro_batches", kMaxMicroBatches);
   if (p.contains("schedule")) {
     r.pipeline_schedule = read_string(p, "schedule", "");
     if (r.pipeline_schedule != "gpipe" && r.pipeline_schedule != "1f1b")
       throw Error("must be \"gpipe\" or \"1f1b\"", "", "pipeline.schedule");
   }
   if (p.contains("split")) {
-    const Json& split = p["split"];
-    if (!split.is_array()) throw Error("must be a list of layer counts per stage", "", "pipeline.split");
-    for (const Json& n : split) r.pipeline_split.push_back(read_count(n, "pipeline.split", 1 << 20));
-    if (static_cast<long>(r.pipeline_split.size()) != r.pipeline_stages)
+    const Json& split = read_list(p["split"], "pipeline.split", static_cast<std::size_t>(kMaxPipelineStages),
+                                  "layer counts per stage");
+    for (const Json& n : split) r.pipeline_split.push_back(read_count(n, "pipeline.split", static_cast<Dim>(kMaxLayers)));
+    if (static_cast<std::int64_t>(r.pipeline_split.size()) != r.pipeline_stages)
       throw Error("needs one layer count per stage", "", "pipeline.split");
   }
 }
@@ -153,7 +165,7 @@ void read_collective_command(const Json& request, Request& r) {
     r.link = link_from_json(request["link"], "link");
     r.has_link = true;
   }
-  if (request.contains("servers")) r.servers = read_count(request["servers"], "servers", 1000000);
+  if (request.contains("servers")) r.servers = read_count(request["servers"], "servers", kMaxDevices);
 }
 
 void read_net(const Json& request, Scenario& s) {
@@ -181,8 +193,16 @@ Request parse_request(const Json& request) {
   r.is_transformer = request.contains("net") && is_transformer_net(request["net"]);
   read_hardware(request, s, r.is_transformer);
   if (request.contains("conv_algorithm")) s.cost.algorithm = parse_conv_algorithm(read_key(request, "conv_algorithm"));
-  // The original's CPU path always lowers convolutions to GEMM.
-  if (!s.device.is_gpu) s.cost.algorithm = ConvAlgorithm::kGemm;
+  // The original's CPU path always lowers convolutions to GEMM; a request that chose another
+  // algorithm is told so.
+  if (!s.device.is_gpu) {
+    const ConvAlgorithm chosen = s.cost.algorithm;
+    s.cost.algorithm = ConvAlgorithm::kGemm;
+    if (chosen != ConvAlgorithm::kGemm && chosen != ConvAlgorithm::kAuto)
+      r.warnings.push_back("conv_algorithm '" + read_key(request, "conv_algorithm") + "' does not apply to the CPU device '" +
+                           shortened_utf8(s.device.name, kMaxEchoedNameBytes) +
+                           "': its convolutions are priced as gemm (the original's CPU path)");
+  }
   if (request.contains("workspace_limit_bytes"))
     s.cost.workspace_limit_bytes = read_positive(request, "workspace_limit_bytes");
   if (request.contains("fetch_bandwidth_gb_per_s"))
@@ -197,10 +217,10 @@ Request parse_request(const Json& request) {
     const Json& w = request["workers"];
     r.workers.clear();
     if (w.is_number()) {
-      r.workers.push_back(read_count(w, "workers", kMaxWorkers));
+      r.workers.push_back(read_count(w, "workers", kMaxDevices));
     } else {
-      if (!w.is_array() || w.empty()) throw Error("must be a non-empty list of worker counts", "", "workers");
-      for (const Json& n : w) r.workers.push_back(read_count(n, "workers", kMaxWorkers));
+      for (const Json& n : read_list(w, "workers", kMaxWorkersListLength, "worker counts"))
+        r.workers.push_back(read_count(n, "workers", kMaxDevices));
     }
     r.workers_given = true;
   }
@@ -210,14 +230,16 @@ Request parse_request(const Json& request) {
     if (sc.is_string()) {
       list.push_back(sc.get<std::string>());
     } else {
+      read_list(sc, "scaling", kMaxScalingListLength, "scalings (weak and/or strong)");
       list = read_strings(request, "scaling", "");
     }
-    if (list.empty()) throw Error("must name weak and/or strong", "", "scaling");
     for (const std::string& x : list)
       if (x != "weak" && x != "strong") throw Error("unknown scaling '" + x + "' (known: weak, strong)", "", "scaling");
+    if (list.size() == 2 && list[0] == list[1]) throw Error("names '" + list[0] + "' twice", "", "scaling");
     r.scalings = list;
   }
-  if (request.contains("hybrid_workers")) r.hybrid_workers = read_count(request["hybrid_workers"], "hybrid_workers", kMaxWorkers);
+  if (request.contains("hybrid_workers"))
+    r.hybrid_workers = read_count(request["hybrid_workers"], "hybrid_workers", kMaxDevices);
   if (request.contains("cluster") ||
       (r.is_transformer && layout_devices(request) > 1) ||
       (r.is_transformer && (request.contains("nodes") || request.contains("devices_per_node") || request.contains("devices"))))
@@ -246,10 +268,9 @@ Request parse_request(const Json& request) {
   if (request.contains("roofline")) s.cost.roofline = read_bool(request, "roofline");
   if (request.contains("input_gradient")) s.cost.input_gradient = read_bool(request, "input_gradient");
   if (r.command == "collective") read_collective_command(request, r);
-  if (request.contains("devices")) r.devices = read_count(request["devices"], "devices", 1000000);
+  if (request.contains("devices")) r.devices = read_count(request["devices"], "devices", kMaxDevices);
   if (request.contains("devices_per_node") && !r.scenario.has_cluster)
-    r.devices_per_node = read_count(request["devices_per_node"], "devices_per_node", 1000000);
-  r.raw = request;
+    r.devices_per_node = read_count(request["devices_per_node"], "devices_per_node", kMaxDevices);
   if (r.is_transformer) {
     // Fields of the CNN model would be silently ignored: say so instead.
     static const char* const kCnnOnly[] = {

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <limits>
 
+#include "core/checked_math.h"
 #include "core/error.h"
+#include "core/request_limits.h"
 
 namespace paleo {
 namespace {
@@ -15,7 +17,7 @@ CollectiveSettings settings_for(const Scenario& s, const ClusterOptions& o) {
 }
 
 // The devices holding one stage's replicas: stages spread over nodes first.
-Cluster data_parallel_group(const Cluster& c, long stages) {
+Cluster data_parallel_group(const Cluster& c, std::int64_t stages) {
   Cluster g = c;
   if (stages <= c.nodes) {
     g.nodes = c.nodes / stages;
@@ -49,7 +51,7 @@ void backward_order(const CostedNetwork& c, std::size_t first, std::size_t last,
 
 // Memory grows linearly with the batch in this model (activations, and the workspaces of the
 // chosen algorithms): solve the line through batch 1 and 2, then step down while it does not fit.
-long largest_fitting_batch(const Scenario& s) {
+std::int64_t largest_fitting_batch(const Scenario& s) {
   if (s.device.memory_bytes <= 0) return 0;
   auto total = [&](Dim b) {
     CostedNetwork c = cost_at_batch(s, b);
@@ -61,7 +63,7 @@ long largest_fitting_batch(const Scenario& s) {
   guess = std::min(guess, static_cast<double>(Dim{1} << 30));
   for (int tries = 0; tries < 16 && guess > 1 && total(static_cast<Dim>(guess)) > s.device.memory_bytes; ++tries)
     guess = std::floor(guess * 0.97);
-  return static_cast<long>(std::max(1.0, guess));
+  return static_cast<std::int64_t>(std::max(1.0, guess));
 }
 
 void choose(ClusterStep& step, const ClusterOptions& o) {
@@ -100,16 +102,21 @@ void pipeline_step(const Scenario& s, const ClusterOptions& o, ClusterStep& step
   if (static_cast<std::size_t>(step.stages) > n) throw Error("more stages than layers", "", "pipeline.stages");
   std::vector<double> layer_ms(n);
   for (std::size_t i = 0; i < n; ++i) layer_ms[i] = c.cost.layers[i].forward.total_ms() + c.cost.layers[i].backward.total_ms();
+  // The automatic split is a search of stages x layers^2 steps, bounded before it starts.
+  if (o.split.empty() && static_cast<double>(step.stages) * static_cast<double>(n) * static_cast<double>(n) > kMaxPipelineSplitWork)
+    throw Error("splitting " + std::to_string(n) + " layers into " + std::to_string(step.stages) +
+                    " stages automatically is too large a search (docs/api.md, Limits): give pipeline.split",
+                "", "pipeline.stages");
   step.split = o.split.empty() ? balanced_split(layer_ms, step.stages) : o.split;
-  long total = 0;
-  for (long k : step.split) total += k;
+  std::int64_t total = 0;
+  for (std::int64_t k : step.split) total += k;
   if (static_cast<std::size_t>(total) != n)
     throw Error("the stages hold " + std::to_string(total) + " layers; the network has " + std::to_string(n),
                 "", "pipeline.split");
   // Stage of each layer, and the activations crossing each stage boundary.
-  std::vector<long> stage_of(n);
-  for (long st = 0, i = 0; st < step.stages; ++st)
-    for (long k = 0; k < step.split[static_cast<std::size_t>(st)]; ++k) stage_of[static_cast<std::size_t>(i++)] = st;
+  std::vector<std::int64_t> stage_of(n);
+  for (std::int64_t st = 0, i = 0; st < step.stages; ++st)
+    for (std::int64_t k = 0; k < step.split[static_cast<std::size_t>(st)]; ++k) stage_of[static_cast<std::size_t>(i++)] = st;
   std::vector<double> boundary_bytes(static_cast<std::size_t>(step.stages), 0);
   std::vector<bool> counted(n, false);
   for (std::size_t i = 0; i < n; ++i)
@@ -140,7 +147,7 @@ void pipeline_step(const Scenario& s, const ClusterOptions& o, ClusterStep& step
     const PassCost upd = update_cost(update_model, params, s.cost.optimizer);
     slowest_update = std::max(slowest_update, s.use_pipeline ? upd.pipelined_ms() : upd.total_ms());
     step.memory.push_back(memory_footprint(c.net, c.cost, s.cost.optimizer, s.device.memory_bytes, first, last,
-                                           activations_kept(o.schedule, static_cast<long>(st), step.stages,
+                                           activations_kept(o.schedule, static_cast<std::int64_t>(st), step.stages,
                                                             o.micro_batches)));
     first = last;
   }
@@ -165,7 +172,7 @@ void pipeline_step(const Scenario& s, const ClusterOptions& o, ClusterStep& step
 
 }  // namespace
 
-CollectiveSettings collective_settings(const Device& device, long servers) {
+CollectiveSettings collective_settings(const Device& device, std::int64_t servers) {
   CollectiveSettings settings;
   settings.reduction_ms_per_byte = 3.0 / (device.mem_bandwidth_gb_per_s * 1e9) * 1e3;
   settings.servers = servers;
@@ -182,7 +189,7 @@ ClusterStep cluster_step(const Scenario& s, const ClusterOptions& o) {
   ClusterStep step;
   step.cluster = s.cluster;
   step.stages = o.pipeline_stages;
-  const long devices = s.cluster.devices();
+  const std::int64_t devices = s.cluster.devices();
   if (devices % step.stages != 0 ||
       (step.stages > s.cluster.nodes && step.stages % s.cluster.nodes != 0) ||
       (step.stages <= s.cluster.nodes && s.cluster.nodes % step.stages != 0) ||
@@ -192,7 +199,7 @@ ClusterStep cluster_step(const Scenario& s, const ClusterOptions& o) {
   step.data_parallel = devices / step.stages;
   step.batch_per_replica = s.batch_size;
   step.micro_batch = s.batch_size;
-  step.global_batch = s.batch_size * step.data_parallel;
+  step.global_batch = checked_multiply(s.batch_size, step.data_parallel, "batch_size");
   if (step.stages > 1) {
     pipeline_step(s, o, step);
   } else {

@@ -2,6 +2,7 @@
 // One training step on a cluster (N nodes x G devices): data parallelism with bucketed gradient
 // all-reduce, with and without overlap, for every collective algorithm; optionally pipeline
 // parallelism (S stages x M micro-batches) combined with data parallelism; memory per device.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -17,11 +18,11 @@ struct ClusterOptions {
   CollectiveAlgorithm collective = CollectiveAlgorithm::kAuto;
   double bucket_bytes = 25.0 * 1024 * 1024;
   bool overlap = true;  // which of the two steps is the headline
-  long pipeline_stages = 1;
-  long micro_batches = 1;
+  std::int64_t pipeline_stages = 1;
+  std::int64_t micro_batches = 1;
   std::string schedule = "1f1b";
-  std::vector<long> split;  // layers per stage; empty = balanced
-  long servers = 1;         // sharded parameter server
+  std::vector<std::int64_t> split;  // layers per stage; empty = balanced
+  std::int64_t servers = 1;         // sharded parameter server
   bool find_max_batch = true;  // search the largest batch that fits (data parallelism only)
 };
 
@@ -34,8 +35,8 @@ struct SyncOption {
 
 struct ClusterStep {
   Cluster cluster;
-  long data_parallel = 1;   // replicas
-  long stages = 1;
+  std::int64_t data_parallel = 1;   // replicas
+  std::int64_t stages = 1;
   Dim batch_per_replica = 0;
   Dim micro_batch = 0;
   Dim global_batch = 0;
@@ -45,9 +46,9 @@ struct ClusterStep {
   double step_ms = 0;               // chosen, with or without overlap as asked
   bool pipelined = false;
   PipelineResult pipeline;
-  std::vector<long> split;
+  std::vector<std::int64_t> split;
   std::vector<MemoryFootprint> memory;  // per stage (one entry without a pipeline)
-  long max_batch_per_replica = 0;       // largest batch whose memory fits (0 = unknown / none)
+  std::int64_t max_batch_per_replica = 0;       // largest batch whose memory fits (0 = unknown / none)
   double throughput_samples_per_s() const { return step_ms > 0 ? static_cast<double>(global_batch) / step_ms * 1e3 : 0; }
 };
 
@@ -55,7 +56,7 @@ struct ClusterStep {
 ClusterStep cluster_step(const Scenario& scenario, const ClusterOptions& options);
 
 // The reduction runs at the device's memory bandwidth (reading two operands, writing one).
-CollectiveSettings collective_settings(const Device& device, long servers);
+CollectiveSettings collective_settings(const Device& device, std::int64_t servers);
 
 // The all-reduce algorithms compared by cluster_step.
 std::vector<CollectiveAlgorithm> sync_algorithms();

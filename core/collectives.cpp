@@ -14,22 +14,22 @@ struct Terms {
   double reduced_bytes = 0; // bytes reduced locally
 };
 
-int ceil_log2(long p) {
+int ceil_log2(std::int64_t p) {
   int h = 0;
-  for (long span = 1; span < p; span *= 2) ++h;
+  for (std::int64_t span = 1; span < p; span *= 2) ++h;
   return h;
 }
 
-int floor_log2(long p) {
+int floor_log2(std::int64_t p) {
   int h = 0;
-  while ((2L << h) <= p) ++h;
+  while ((std::int64_t{2} << h) <= p) ++h;
   return h;
 }
 
-bool power_of_two(long p) { return p > 0 && (p & (p - 1)) == 0; }
+bool power_of_two(std::int64_t p) { return p > 0 && (p & (p - 1)) == 0; }
 
 // Returns false when the algorithm does not implement the operation.
-bool flat_terms(CollectiveOp op, CollectiveAlgorithm a, long p, double n, long servers, Terms& t) {
+bool flat_terms(CollectiveOp op, CollectiveAlgorithm a, std::int64_t p, double n, std::int64_t servers, Terms& t) {
   const double pd = static_cast<double>(p);
   const double frac = (pd - 1) / pd;
   const double lg = ceil_log2(p);
@@ -203,7 +203,7 @@ std::vector<CollectiveAlgorithm> flat_algorithms(CollectiveOp op) {
   return out;
 }
 
-CollectiveCost collective_cost(CollectiveOp op, CollectiveAlgorithm algorithm, long workers, double bytes,
+CollectiveCost collective_cost(CollectiveOp op, CollectiveAlgorithm algorithm, std::int64_t workers, double bytes,
                                const Link& link, const CollectiveSettings& settings) {
   if (algorithm == CollectiveAlgorithm::kAuto) return best_collective(op, workers, bytes, link, settings);
   Terms t;
@@ -214,7 +214,7 @@ CollectiveCost collective_cost(CollectiveOp op, CollectiveAlgorithm algorithm, l
   return from_terms(t, link, settings, collective_algorithm_name(algorithm));
 }
 
-CollectiveCost best_collective(CollectiveOp op, long workers, double bytes, const Link& link,
+CollectiveCost best_collective(CollectiveOp op, std::int64_t workers, double bytes, const Link& link,
                                const CollectiveSettings& settings) {
   CollectiveCost best;
   double best_ms = std::numeric_limits<double>::infinity();
@@ -231,7 +231,7 @@ CollectiveCost best_collective(CollectiveOp op, long workers, double bytes, cons
 
 CollectiveCost hierarchical_all_reduce(const Cluster& cluster, double bytes, const CollectiveSettings& settings,
                                        CollectiveAlgorithm inter_algorithm) {
-  const long g = cluster.devices_per_node;
+  const std::int64_t g = cluster.devices_per_node;
   CollectiveCost total;
   total.algorithm = "hierarchical";
   if (g > 1) total += best_collective(CollectiveOp::kReduceScatter, g, bytes, cluster.intra, settings);
@@ -251,7 +251,7 @@ CollectiveCost hierarchical_collective(CollectiveOp op, const Cluster& cluster, 
   if (op == CollectiveOp::kAllReduce) return hierarchical_all_reduce(cluster, bytes, settings);
   if (op != CollectiveOp::kReduceScatter && op != CollectiveOp::kAllGather)
     throw Error("'hierarchical' implements allreduce, reducescatter and allgather", "", "algorithm");
-  const long g = cluster.devices_per_node;
+  const std::int64_t g = cluster.devices_per_node;
   CollectiveCost total;
   total.algorithm = "hierarchical";
   if (g > 1) total += best_collective(op, g, bytes, cluster.intra, settings);
@@ -272,7 +272,7 @@ Link flat_link(const Cluster& cluster, CollectiveAlgorithm algorithm) {
   Link link = cluster.inter;
   if (algorithm != CollectiveAlgorithm::kRing && algorithm != CollectiveAlgorithm::kParameterServer &&
       algorithm != CollectiveAlgorithm::kShardedParameterServer) {
-    const long g = cluster.devices_per_node;
+    const std::int64_t g = cluster.devices_per_node;
     const double nics = static_cast<double>(cluster.nics_per_node < g ? cluster.nics_per_node : g);
     link.bandwidth_gb_per_s *= nics / static_cast<double>(g);
   }

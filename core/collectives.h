@@ -3,6 +3,7 @@
 // & Gropp 2005 for the MPICH forms), with the reduction's compute term where data is reduced.
 // `bytes` is the size of the full vector held by each process (all-gather: the gathered
 // result; all-to-all: what each process sends in total).
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,7 @@ struct CollectiveCost {
 struct CollectiveSettings {
   // Milliseconds per byte reduced (the reduction reads two operands and writes one).
   double reduction_ms_per_byte = 0;
-  long servers = 1;  // sharded parameter server
+  std::int64_t servers = 1;  // sharded parameter server
 };
 
 CollectiveOp parse_collective_op(const std::string& name);                // throws (field "op")
@@ -40,11 +41,11 @@ std::vector<CollectiveAlgorithm> flat_algorithms(CollectiveOp op);
 
 // One flat algorithm over `workers` processes on one kind of link. Throws paleo::Error when
 // the algorithm does not implement the operation.
-CollectiveCost collective_cost(CollectiveOp op, CollectiveAlgorithm algorithm, long workers, double bytes,
+CollectiveCost collective_cost(CollectiveOp op, CollectiveAlgorithm algorithm, std::int64_t workers, double bytes,
                                const Link& link, const CollectiveSettings& settings);
 
 // The fastest flat algorithm for `op`.
-CollectiveCost best_collective(CollectiveOp op, long workers, double bytes, const Link& link,
+CollectiveCost best_collective(CollectiveOp op, std::int64_t workers, double bytes, const Link& link,
                                const CollectiveSettings& settings);
 
 // Hierarchical all-reduce on a cluster: reduce-scatter inside each node, all-reduce of each

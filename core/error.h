@@ -1,5 +1,7 @@
 #pragma once
-// The one error type of the core: bad input, reported with the layer and field it concerns.
+// The one error type of the core: bad input, reported with the layer and field it concerns. The
+// layer and field are cut to kMaxEchoedNameBytes and the message to kMaxErrorMessageBytes
+// (core/request_limits.h), all made valid UTF-8.
 #include <stdexcept>
 #include <string>
 
@@ -15,6 +17,9 @@ class Error : public std::runtime_error {
   const std::string& detail() const { return detail_; }
 
  private:
+  struct Checked {};
+  Error(std::string message, std::string layer, std::string field, Checked);
+
   std::string layer_;
   std::string field_;
   std::string detail_;

@@ -3,6 +3,7 @@
 // in backward order (PyTorch DDP), either after the backward pass (no overlap) or as soon as
 // each bucket is complete, overlapping the rest of the backward pass on one communication
 // channel (the wait-free backprop model of the survey, parallelism notes 1.4).
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -11,7 +12,7 @@
 namespace paleo {
 
 struct GradientSync {
-  long buckets = 0;
+  std::int64_t buckets = 0;
   double comm_ms = 0;                // sum of the bucket all-reduces
   CollectiveCost parts;              // their alpha, beta and reduction parts, summed
   double backward_ms = 0;            // the backward pass alone

@@ -23,4 +23,18 @@ double read_number(const Json& obj, const std::string& field, const std::string&
 std::vector<std::string> read_strings(const Json& obj, const std::string& field,
                                       const std::string& layer);
 
+// The text of a value; never throws: invalid UTF-8 in a string becomes U+FFFD.
+std::string dump_json(const Json& value, int indent = -1);
+// A value quoted back in an error message: dump_json, cut short (core/request_limits.h).
+std::string echo(const Json& value);
+
+// JSON text from outside (a request, a spec or config file, a CSV cell): its size and nesting
+// depth are checked on the text (core/request_limits.h) before a tree is built, since parsing,
+// copying and printing a tree recurse once per level. Throws paleo::Error naming `field`.
+Json parse_json_text(const std::string& text, const std::string& field);
+// The checks of parse_json_text alone.
+void check_json_text(const std::string& text, const std::string& field);
+// The same nesting check on a tree built in memory; the check recurses at most the cap deep.
+void check_nesting(const Json& value, const std::string& field);
+
 }  // namespace paleo

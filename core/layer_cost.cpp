@@ -1,7 +1,5 @@
 #include "core/layer_cost.h"
 
-#include <cstdlib>
-
 #include "core/memory_bound_cost.h"
 
 namespace paleo {
@@ -32,7 +30,9 @@ PassCost elementwise_cost(const CostModel& model, const Layer& l, double flops) 
   return cost;
 }
 
-long device_group(const Layer& l) { return l.on_split_device ? std::atol(l.split_device.c_str()) / 4 : 0; }
+// Groups of four devices. The split number is kept as a number: reading it back from its text
+// (atol) would silently take anything unreadable for device 0.
+std::int64_t device_group(const Layer& l) { return l.on_split_device ? l.split_index / 4 : 0; }
 
 bool on_other_device(const Layer& a, const Layer& b, bool original_rules) {
   // The original compared the string "0" of a split with the integer 0 of an unsplit layer.

@@ -9,10 +9,16 @@
 namespace paleo {
 namespace {
 
+// The walk's budget, in frontier entries looked at: series-parallel nets (every preset) look at
+// a few per layer.
+constexpr double kStepsPerLayer = 20;
+constexpr double kMinSteps = 100000;
+
 class GraphWalker {
  public:
   GraphWalker(std::vector<std::vector<int>> children, std::vector<int> indegree)
-      : children_(std::move(children)), indegree_(std::move(indegree)) {
+      : children_(std::move(children)), indegree_(std::move(indegree)),
+        steps_left_(kStepsPerLayer * static_cast<double>(children_.size()) + kMinSteps) {
     for (std::size_t i = 0; i < indegree_.size(); ++i)
       if (indegree_[i] > 1) joints_.insert(static_cast<int>(i));
   }
@@ -23,6 +29,12 @@ class GraphWalker {
   std::pair<Branch, std::vector<int>> walk(std::vector<int> frontiers, bool top_level = false) {
     Branch history;
     while (!frontiers.empty()) {
+      // Graphs whose branches cross each other (not series-parallel) make the walk re-walk
+      // branches, exponentially in the worst case: bounded, with a clear error.
+      steps_left_ -= 1 + static_cast<double>(frontiers.size());
+      if (steps_left_ < 0)
+        throw Error("the branches of the net cross each other too much to be ordered (docs/api.md, Limits)", "",
+                    "layers");
       bool all_joints = std::all_of(frontiers.begin(), frontiers.end(),
                                     [&](int n) { return joints_.count(n) > 0; });
       if (all_joints) {
@@ -59,6 +71,7 @@ class GraphWalker {
   std::vector<std::vector<int>> children_;
   std::vector<int> indegree_;
   std::set<int> joints_;
+  double steps_left_;
 };
 
 void flatten(const Branch& branch, std::vector<int>& order) {

@@ -1,6 +1,9 @@
 #pragma once
 // A point-to-point link of the alpha-beta model and a cluster of N nodes x G devices.
+#include <cstdint>
 #include <string>
+
+#include "core/checked_math.h"
 
 namespace paleo {
 
@@ -18,13 +21,14 @@ struct Link {
 struct Cluster {
   std::string key;
   std::string name;
-  long nodes = 1;
-  long devices_per_node = 1;
+  std::int64_t nodes = 1;
+  std::int64_t devices_per_node = 1;
   Link intra;            // between devices of one node
   Link inter;            // between nodes (one NIC's link)
-  long nics_per_node = 1;
+  std::int64_t nics_per_node = 1;
 
-  long devices() const { return nodes * devices_per_node; }
+  // Checked: a request's nodes x devices_per_node must not wrap (paleo::Error naming "cluster").
+  std::int64_t devices() const { return checked_multiply(nodes, devices_per_node, "cluster"); }
 };
 
 }  // namespace paleo

@@ -1,15 +1,15 @@
 #include "core/net_spec.h"
 
 #include "core/error.h"
+#include "core/request_limits.h"
 
 namespace paleo {
 namespace {
 
-constexpr int kMaxSplits = 4096;
-
 struct Expander {
   std::unordered_map<std::string, std::string> block_endpoints;  // block -> "block/endpoint"
   std::unordered_map<std::string, int> splits_of;                // "block/sub" -> splits
+  double expanded_layers = 0;  // what expanding the blocks will make, counted before it is done
   NetSpec out;
 
   std::string endpoint_of(const std::string& name) const {
@@ -36,6 +36,9 @@ struct Expander {
                       layer, "parents");
         }
         if (all) {
+          // Distinct parents cannot outnumber the layers: stop a list of repeated @all early.
+          if (resolved.size() + static_cast<std::size_t>(it->second) > kMaxLayers)
+            throw Error("names more than " + std::to_string(kMaxLayers) + " parents", layer, "parents");
           for (int s = 0; s < it->second; ++s) resolved.push_back(endpoint_of(base) + "@" + std::to_string(s));
         } else {
           if (current_split < 0) throw Error("parent '" + p + "': @self outside a ModelParallel block", layer, "parents");
@@ -56,6 +59,8 @@ struct Expander {
 
   static std::vector<std::string> parents_of(const Json& params, const std::string& layer) {
     if (!params.contains("parents")) return {};
+    if (params["parents"].is_array() && params["parents"].size() > kMaxLayers)
+      throw Error("names more than " + std::to_string(kMaxLayers) + " parents", layer, "parents");
     return read_strings(params, "parents", layer);
   }
 
@@ -64,7 +69,10 @@ struct Expander {
       const Json& params = it.value();
       if (!params.is_object()) throw Error("must be an object", it.key(), "");
       const std::string type = read_string(params, "type", it.key());
-      if (type != "Block" && type != "ModelParallel") continue;
+      if (type != "Block" && type != "ModelParallel") {
+        ++expanded_layers;
+        continue;
+      }
       const Json& sub = require_field(params, "layers", it.key());
       if (!sub.is_object() || sub.empty()) throw Error("must be a non-empty object of layers", it.key(), "layers");
       if (params.contains("endpoint")) {
@@ -76,10 +84,14 @@ struct Expander {
         int splits = 1;
         if (params.contains("splits")) {
           Dim s = read_dim(params["splits"], "splits", it.key());
-          if (s < 1 || s > kMaxSplits) throw Error("must be between 1 and 4096", it.key(), "splits");
+          if (s < 1 || s > kMaxModelParallelSplits)
+            throw Error("must be between 1 and " + std::to_string(kMaxModelParallelSplits), it.key(), "splits");
           splits = static_cast<int>(s);
         }
         for (auto s = sub.begin(); s != sub.end(); ++s) splits_of[it.key() + "/" + s.key()] = splits;
+        expanded_layers += static_cast<double>(sub.size()) * splits;
+      } else {
+        expanded_layers += static_cast<double>(sub.size());
       }
     }
   }
@@ -99,6 +111,7 @@ struct Expander {
           spec.splits = splits;
           spec.on_split_device = true;
           spec.split_device = std::to_string(s);
+          spec.split_index = s;
         }
         spec.type = read_string(it.value(), "type", spec.name);
         if (spec.type == "Block" || spec.type == "ModelParallel")
@@ -129,6 +142,10 @@ NetSpec expand_net_spec(const Json& net) {
   const Json& layers = require_field(net, "layers", "");
   if (!layers.is_object() || layers.empty()) throw Error("must be a non-empty object of layers", "", "layers");
   ex.collect_blocks(layers);
+  if (ex.expanded_layers > static_cast<double>(kMaxLayers))
+    throw Error("the net has " + std::to_string(static_cast<std::int64_t>(ex.expanded_layers)) +
+                    " layers (blocks expanded); the limit is " + std::to_string(kMaxLayers) + " (docs/api.md)",
+                "", "layers");
   for (auto it = layers.begin(); it != layers.end(); ++it) {
     const std::string type = it.value()["type"].get<std::string>();
     if (type == "Block" || type == "ModelParallel") {

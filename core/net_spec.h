@@ -1,6 +1,7 @@
 #pragma once
 // A PALEO network spec with its Blocks and ModelParallel blocks expanded into a flat list of
 // layers with resolved parent names (docs/spec-format.md).
+#include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -18,6 +19,7 @@ struct LayerSpec {
   // The device a layer runs on: the text after '@' for a split layer, else device 0.
   bool on_split_device = false;
   std::string split_device;  // only meaningful when on_split_device
+  std::int64_t split_index = 0;  // the same number, for arithmetic (never parsed back from the text)
 };
 
 struct NetSpec {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "core/checked_math.h"
 #include "core/conv_algorithms.h"
 #include "core/error.h"
 
@@ -71,8 +72,7 @@ Shape infer_reshape(Shape target, const Shape& input, const std::string& layer, 
     } else if (target[i] <= 0) {
       throw Error("dimensions must be positive (one -1 allowed)", layer, field);
     } else {
-      known *= target[i];
-      if (known > total) break;
+      known = checked_multiply(known, target[i], field, kMaxElements, layer);
     }
   }
   if (unknown >= 0 && known > 0 && total % known == 0) target[unknown] = total / known;
@@ -114,7 +114,7 @@ bool read_bias(const Json& params, const std::string& layer) {
   const Json& b = params["bias"];
   if (b.is_boolean()) return b.get<bool>();
   if (b.is_array()) return true;
-  throw Error("must be true, false or the bias shape, got " + b.dump(), layer, "bias");
+  throw Error("must be true, false or the bias shape, got " + echo(b), layer, "bias");
 }
 
 void shape_convolution(Layer& l, const LayerSpec& spec) {
@@ -212,8 +212,9 @@ void shape_concatenate(Layer& l, const LayerSpec& spec) {
     if (!same_rank)
       throw Error("inputs [" + shape_to_string(first) + "] and [" + shape_to_string(in) +
                       "] differ outside dimension " + std::to_string(dim), l.name, "parents");
-    l.output[dim] += in[dim];
+    l.output[dim] = checked_add(l.output[dim], in[dim], "parents", kMaxElements, l.name);
   }
+  element_count(l.output, l.name, "parents");
 }
 
 // Batch norm learns a scale and a shift per channel (the last dimension); its running mean and
@@ -257,6 +258,7 @@ void shape_layer(Layer& l, const LayerSpec& spec, Dim batch_size, const ModelPro
         if (classes <= 0) throw Error("must be positive", l.name, "num_classes");
       }
       l.output = {in[0], classes};
+      element_count(l.output, l.name, "num_classes");
       return;
     }
     case LayerKind::kReshape:
@@ -266,7 +268,9 @@ void shape_layer(Layer& l, const LayerSpec& spec, Dim batch_size, const ModelPro
     case LayerKind::kUpSampling: {
       const Shape& in = image_input(l);
       auto [kh, kw] = read_window(spec.params, "ksize", l.name);
-      l.output = {in[0], in[1] * kh, in[2] * kw, in[3]};
+      // Each product checked before it is formed; then the whole tensor.
+      l.output = {in[0], checked_multiply(in[1], kh, "ksize", kMaxElements, l.name),
+                  checked_multiply(in[2], kw, "ksize", kMaxElements, l.name), in[3]};
       element_count(l.output, l.name, "ksize");
       return;
     }
@@ -322,6 +326,7 @@ Network build_network(const NetSpec& spec, const LayerGraph& graph, Dim batch_si
       throw Error("the only Input layer must be named 'data'", s.name, "type");
     l.on_split_device = s.on_split_device;
     l.split_device = s.split_device;
+    l.split_index = s.split_index;
     l.backprop = std::find(s.parents.begin(), s.parents.end(), "data") == s.parents.end();
     for (int p : graph.parents[index]) {
       l.parents.push_back(position[p]);

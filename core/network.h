@@ -1,6 +1,7 @@
 #pragma once
 // A network instantiated at one batch size: every layer with its input and output shapes,
 // parameters and convolution geometry, in the original's topological order.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@ struct Layer {
   Shape output;
   bool on_split_device = false;
   std::string split_device;
+  std::int64_t split_index = 0;  // split_device as a number
   bool backprop = true;  // false when a parent is named "data": no gradient w.r.t. the input
   ConvGeometry conv;     // Convolution: itself. Deconvolution: its transposed convolution.
   Dim pool_kh = 0, pool_kw = 0, pool_sh = 1, pool_sw = 1;

@@ -12,13 +12,13 @@ const char* scheme_name(OriginalScheme scheme) {
   return "";
 }
 
-int tree_height(long workers) {
+int tree_height(std::int64_t workers) {
   int h = 0;
-  for (long span = 1; span < workers; span *= 2) ++h;
+  for (std::int64_t span = 1; span < workers; span *= 2) ++h;
   return h;
 }
 
-double all_reduce_ms(OriginalScheme scheme, long workers, double bytes, const Interconnect& network,
+double all_reduce_ms(OriginalScheme scheme, std::int64_t workers, double bytes, const Interconnect& network,
                      double ppp_comm) {
   const double bytes_per_s = network.bandwidth_gbit_per_s / 8 * 1e9;
   auto link_ms = [&](double b) { return b / bytes_per_s * 1000 / ppp_comm; };

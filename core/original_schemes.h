@@ -1,5 +1,6 @@
 #pragma once
 // The four all-reduce schemes of the original (comm.py): bandwidth only, no latency.
+#include <cstdint>
 #include <array>
 #include <string>
 
@@ -16,10 +17,10 @@ constexpr std::array<OriginalScheme, 4> kOriginalSchemes = {
 const char* scheme_name(OriginalScheme scheme);
 
 // ceil(log2(workers)): 0 for one worker.
-int tree_height(long workers);
+int tree_height(std::int64_t workers);
 
 // Time of one all-reduce of `bytes` among `workers` over `network`, in ms.
-double all_reduce_ms(OriginalScheme scheme, long workers, double bytes, const Interconnect& network,
+double all_reduce_ms(OriginalScheme scheme, std::int64_t workers, double bytes, const Interconnect& network,
                      double ppp_comm);
 
 }  // namespace paleo

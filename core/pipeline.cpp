@@ -5,7 +5,7 @@
 
 namespace paleo {
 
-PipelineResult pipeline_schedule(const std::vector<StageTimes>& stages, long micro_batches) {
+PipelineResult pipeline_schedule(const std::vector<StageTimes>& stages, std::int64_t micro_batches) {
   PipelineResult r;
   r.stages = stages;
   double slowest = 0, one_pass = 0;
@@ -20,7 +20,7 @@ PipelineResult pipeline_schedule(const std::vector<StageTimes>& stages, long mic
   return r;
 }
 
-double interleaved_pipeline_ms(const std::vector<double>& stage_ms, long micro_batches, long virtual_stages) {
+double interleaved_pipeline_ms(const std::vector<double>& stage_ms, std::int64_t micro_batches, std::int64_t virtual_stages) {
   double slowest = 0, sum = 0;
   for (double t : stage_ms) {
     slowest = std::max(slowest, t);
@@ -29,9 +29,9 @@ double interleaved_pipeline_ms(const std::vector<double>& stage_ms, long micro_b
   return static_cast<double>(micro_batches) * slowest + (sum - slowest) / static_cast<double>(virtual_stages);
 }
 
-std::vector<long> balanced_split(const std::vector<double>& layer_ms, long stages) {
+std::vector<std::int64_t> balanced_split(const std::vector<double>& layer_ms, std::int64_t stages) {
   const std::size_t n = layer_ms.size();
-  const std::size_t k = static_cast<std::size_t>(std::max(1L, std::min<long>(stages, static_cast<long>(n))));
+  const std::size_t k = static_cast<std::size_t>(std::max(std::int64_t{1}, std::min<std::int64_t>(stages, static_cast<std::int64_t>(n))));
   std::vector<double> prefix(n + 1, 0);
   for (std::size_t i = 0; i < n; ++i) prefix[i + 1] = prefix[i] + layer_ms[i];
   const double inf = std::numeric_limits<double>::infinity();
@@ -48,15 +48,15 @@ std::vector<long> balanced_split(const std::vector<double>& layer_ms, long stage
           cut[j][i] = p;
         }
       }
-  std::vector<long> sizes(k);
+  std::vector<std::int64_t> sizes(k);
   for (std::size_t j = k, i = n; j > 0; --j) {
-    sizes[j - 1] = static_cast<long>(i - cut[j][i]);
+    sizes[j - 1] = static_cast<std::int64_t>(i - cut[j][i]);
     i = cut[j][i];
   }
   return sizes;
 }
 
-double activations_kept(const std::string& schedule, long stage, long stages, long micro_batches) {
+double activations_kept(const std::string& schedule, std::int64_t stage, std::int64_t stages, std::int64_t micro_batches) {
   if (schedule == "gpipe") return static_cast<double>(micro_batches);
   return static_cast<double>(std::min(micro_batches, stages - stage));
 }

@@ -2,6 +2,7 @@
 
 #include "core/embedded_presets.h"
 #include "core/error.h"
+#include "core/request_limits.h"
 
 namespace paleo {
 namespace {
@@ -23,11 +24,11 @@ std::string known_keys(const Json& list) {
 double positive(const Json& obj, const std::string& name, const std::string& field, double low = 1e-6,
                 double high = 1e12) {
   if (!obj.contains(name)) throw Error("needs '" + name + "'", "", field);
-  if (!obj[name].is_number()) throw Error("'" + name + "' must be a number, got " + obj[name].dump(), "", field);
+  if (!obj[name].is_number()) throw Error("'" + name + "' must be a number, got " + echo(obj[name]), "", field);
   const double v = obj[name].get<double>();
   if (!(v >= low && v <= high))
-    throw Error("'" + name + "' must be between " + Json(low).dump() + " and " + Json(high).dump() + ", got " +
-                    obj[name].dump(), "", field);
+    throw Error("'" + name + "' must be between " + echo(Json(low)) + " and " + echo(Json(high)) + ", got " +
+                    echo(obj[name]), "", field);
   return v;
 }
 
@@ -96,11 +97,12 @@ Link link_from_json(const Json& value, const std::string& field) {
 Cluster cluster_from_json(const Json& value, const std::string& field, std::string* device_key) {
   if (value.is_string()) return Presets::instance().cluster(value.get<std::string>(), device_key);
   if (!value.is_object()) throw Error("must be a cluster preset name or an object", "", field);
-  auto count = [&](const char* name, long fallback) {
+  auto count = [&](const char* name, std::int64_t fallback) {
     if (!value.contains(name)) return fallback;
     Dim n = read_dim(value[name], name, "");
-    if (n < 1 || n > 1000000) throw Error(std::string("'") + name + "' must be from 1 to 1000000", "", field);
-    return static_cast<long>(n);
+    if (n < 1 || n > kMaxDevices)
+      throw Error(std::string("'") + name + "' must be from 1 to " + std::to_string(kMaxDevices), "", field);
+    return n;
   };
   Cluster c;
   c.key = value.value("key", "custom");
@@ -108,7 +110,7 @@ Cluster cluster_from_json(const Json& value, const std::string& field, std::stri
   c.nodes = count("nodes", 1);
   c.devices_per_node = count("devices_per_node", 1);
   c.nics_per_node = count("nics_per_node", 1);
-  if (c.devices() > 1000000) throw Error("more than 1000000 devices", "", field);
+  checked_multiply(c.nodes, c.devices_per_node, field, kMaxDevices);  // before devices() forms the product
   c.intra = link_from_json(require_field(value, "intra", ""), field + ".intra");
   c.inter = value.contains("inter") ? link_from_json(value["inter"], field + ".inter") : c.intra;
   if (device_key && value.contains("device") && value["device"].is_string()) *device_key = value["device"].get<std::string>();

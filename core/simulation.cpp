@@ -1,11 +1,12 @@
 #include "core/simulation.h"
 
+#include "core/checked_math.h"
 #include "core/error.h"
 
 namespace paleo {
 namespace {
 
-ScalingRow scaling_row(const Scenario& s, const NetworkCost& c, long workers) {
+ScalingRow scaling_row(const Scenario& s, const NetworkCost& c, std::int64_t workers) {
   ScalingRow row;
   row.workers = workers;
   row.fwd_ms = forward_ms(s, c);
@@ -17,11 +18,11 @@ ScalingRow scaling_row(const Scenario& s, const NetworkCost& c, long workers) {
   return row;
 }
 
-Dim strong_batch(Dim batch, long workers) { return (batch + workers - 1) / workers; }
+Dim strong_batch(Dim batch, std::int64_t workers) { return (batch + workers - 1) / workers; }
 
 }  // namespace
 
-std::vector<ScalingTable> simulate_data_parallel(const Scenario& s, const std::vector<long>& workers,
+std::vector<ScalingTable> simulate_data_parallel(const Scenario& s, const std::vector<std::int64_t>& workers,
                                                  const std::vector<std::string>& scalings) {
   std::vector<ScalingTable> tables;
   const CostedNetwork full = cost_at_batch(s, s.batch_size);
@@ -29,11 +30,11 @@ std::vector<ScalingTable> simulate_data_parallel(const Scenario& s, const std::v
   for (const std::string& scaling : scalings) {
     ScalingTable table;
     table.scaling = scaling;
-    for (long n : workers) {
+    for (std::int64_t n : workers) {
       ScalingRow row;
       if (scaling == "weak") {
         row = scaling_row(s, full.cost, n);
-        row.batch_size = s.batch_size * n;
+        row.batch_size = checked_multiply(s.batch_size, n, "workers");
       } else if (scaling == "strong") {
         const Dim per_worker = strong_batch(s.batch_size, n);
         row = per_worker == s.batch_size ? scaling_row(s, full.cost, n)
@@ -69,7 +70,7 @@ double HybridResult::iteration_ms() const {
          model.apply_ms + model.sync_ms;
 }
 
-HybridResult simulate_hybrid(const Scenario& s, long hybrid_workers) {
+HybridResult simulate_hybrid(const Scenario& s, std::int64_t hybrid_workers) {
   // Activations move between workers over the network link ("GB/s" = Gbit/s / 8).
   Scenario hybrid = s;
   hybrid.cost.fetch_bandwidth_gb_per_s = s.interconnect.bandwidth_gbit_per_s / 8;
@@ -80,7 +81,7 @@ HybridResult simulate_hybrid(const Scenario& s, long hybrid_workers) {
   r.data.part = "data";
   r.model.part = "model";
   r.data.workers = r.model.workers = hybrid_workers;
-  r.data.batch_size = r.model.batch_size = s.batch_size * hybrid_workers;
+  r.data.batch_size = r.model.batch_size = checked_multiply(s.batch_size, hybrid_workers, "hybrid_workers");
   double data_params = 0, model_params = 0;
   std::vector<double> model_fwd(c.net.layers.size(), 0), model_bwd(c.net.layers.size(), 0);
   int first_model_layer = -1;

@@ -5,6 +5,7 @@
 #include "core/cluster_step.h"
 #include "core/error.h"
 #include "core/presets.h"
+#include "core/request_limits.h"
 #include "core/strategy_search.h"
 
 namespace paleo {
@@ -17,7 +18,25 @@ struct SearchOutcome {
   StrategyConfig best_uniform;
 };
 
-Cluster cluster_of(const Request& r, long devices, long per_node) {
+// The search's work grows with the configuration pairs it prices along the net's edges (t_x of
+// every pair) times the devices each pair's parts cover; bounded before the search starts
+// (docs/api.md, Limits).
+void check_search_space(const StrategyProblem& p) {
+  double pairs = 0;
+  for (std::size_t i = 0; i < p.configs.size(); ++i)
+    for (int parent : p.net->layers[i].parents)
+      pairs += static_cast<double>(p.configs[static_cast<std::size_t>(parent)].size()) *
+               static_cast<double>(p.configs[i].size());
+  const double work = pairs * static_cast<double>(p.devices);
+  if (work > kMaxSearchWork)
+    throw Error("the search would price " + std::to_string(static_cast<std::int64_t>(pairs)) +
+                    " configuration pairs on " + std::to_string(p.devices) + " devices (" +
+                    std::to_string(static_cast<std::int64_t>(work)) + " pair-devices; the limit is " +
+                    std::to_string(static_cast<std::int64_t>(kMaxSearchWork)) + ", docs/api.md): ask for fewer devices",
+                "", "devices");
+}
+
+Cluster cluster_of(const Request& r, std::int64_t devices, std::int64_t per_node) {
   Cluster c;
   if (r.scenario.has_cluster) {
     c = r.scenario.cluster;
@@ -36,6 +55,7 @@ SearchOutcome search(const Request& r, const Network& net, const Cluster& cluste
   SearchOutcome o{make_strategy_problem(net, model, r.scenario.cost, cluster,
                                         collective_settings(r.scenario.device, 1)), {}, 0, 0, 0, {}};
   const StrategyProblem& p = o.problem;
+  check_search_space(p);
   o.layerwise = optimal_strategy(p);
   o.data_parallel_ms = strategy_cost(p, uniform_strategy(p, {p.devices, 1, 1, 1}));
   o.model_parallel_ms = strategy_cost(p, uniform_strategy(p, {1, p.devices, 1, 1}));
@@ -61,12 +81,14 @@ Json config_json(const StrategyConfig& c) { return {{"n", c.n}, {"c", c.c}, {"h"
 
 Json search_response(const Request& r) {
   if (!r.has_net) throw Error("is required for command 'search'", "", "net");
-  const long devices = r.devices > 0 ? r.devices : 16;
-  const long per_node = r.devices_per_node > 0 ? r.devices_per_node
+  const std::int64_t devices = r.devices > 0 ? r.devices : 16;
+  const std::int64_t per_node = r.devices_per_node > 0 ? r.devices_per_node
                         : r.scenario.has_cluster ? r.scenario.cluster.devices_per_node : 4;
-  if (devices > 1024) throw Error("the search handles up to 1024 devices", "", "devices");
+  if (devices > kMaxSearchDevices)
+    throw Error("the search handles up to " + std::to_string(kMaxSearchDevices) + " devices", "", "devices");
   const Dim per_device = r.scenario.batch_size;
-  const Network net = build_network(r.scenario.spec, r.scenario.graph, per_device * devices, *r.scenario.profile);
+  const Dim global_batch = checked_multiply(per_device, devices, "batch_size");
+  const Network net = build_network(r.scenario.spec, r.scenario.graph, global_batch, *r.scenario.profile);
   const SearchOutcome o = search(r, net, cluster_of(r, devices, per_node));
   const StrategyProblem& p = o.problem;
 
@@ -84,9 +106,10 @@ Json search_response(const Request& r) {
   }
   // The same search on 1, 2, 4, ... devices, for the throughput plot.
   Json scaling = Json::array();
-  for (long d = 1;; d *= 2) {
+  for (std::int64_t d = 1;; d *= 2) {
     if (d > devices) d = devices;
-    const Network at = build_network(r.scenario.spec, r.scenario.graph, per_device * d, *r.scenario.profile);
+    const Network at = build_network(r.scenario.spec, r.scenario.graph, checked_multiply(per_device, d, "batch_size"),
+                                     *r.scenario.profile);
     const SearchOutcome s = d == devices ? o : search(r, at, cluster_of(r, d, per_node));
     const double samples = static_cast<double>(per_device * d);
     scaling.push_back({{"devices", d}, {"layerwise_ms", s.layerwise.cost_ms}, {"data_parallel_ms", s.data_parallel_ms},
@@ -99,7 +122,7 @@ Json search_response(const Request& r) {
   return {{"ok", true}, {"command", "search"}, {"net", {{"name", r.scenario.spec.name}}},
           {"device", r.scenario.device.name}, {"profile", r.scenario.profile->name},
           {"devices", devices}, {"devices_per_node", std::min(devices, per_node)},
-          {"batch_per_device", per_device}, {"global_batch", per_device * devices},
+          {"batch_per_device", per_device}, {"global_batch", global_batch},
           {"step_ms", o.layerwise.cost_ms}, {"data_parallel_step_ms", o.data_parallel_ms},
           {"model_parallel_step_ms", o.model_parallel_ms},
           {"best_uniform", {{"config", config_json(o.best_uniform)}, {"step_ms", o.best_uniform_ms}}},

@@ -163,7 +163,8 @@ std::vector<StrategyConfig> layer_configs(const Layer& l, long devices) {
   for (long n : ks)
     for (long c : ks)
       for (long s : ks) {
-        if (devices % (n * c * s * s) != 0) continue;
+        // The product checked before it is formed: 1024^4 wraps to 0 in a 32-bit long (WebAssembly).
+        if (n * c > devices || s * s > devices / (n * c) || devices % (n * c * s * s) != 0) continue;
         if ((c > 1 && !split_c) || (s > 1 && !split_hw)) continue;
         if (n > d[0] || c > d[3] || s > d[1] || s > d[2]) continue;
         out.push_back({n, c, s, s});

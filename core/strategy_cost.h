@@ -2,6 +2,7 @@
 // Layer-wise parallelism (Jia, Lin, Qi & Aiken, ICML 2018, "OptCNN"): the configurations of a
 // layer, and the three costs of the paper's Equation 1 on Paleo's layer and cluster models
 // (docs/layerwise.md).
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -15,8 +16,8 @@ namespace paleo {
 // Degrees of parallelism along the output's sample, channel, height and width dimensions;
 // the parts go to devices 0 .. n*c*h*w - 1.
 struct StrategyConfig {
-  long n = 1, c = 1, h = 1, w = 1;
-  long degree() const { return n * c * h * w; }
+  std::int64_t n = 1, c = 1, h = 1, w = 1;
+  std::int64_t degree() const { return n * c * h * w; }
   bool operator==(const StrategyConfig& o) const { return n == o.n && c == o.c && h == o.h && w == o.w; }
   std::string to_string() const;
 };
@@ -27,7 +28,7 @@ struct StrategyProblem {
   CostOptions options;
   Cluster cluster;  // devices 0 .. D-1, devices_per_node to a node
   CollectiveSettings sync;
-  long devices = 1;
+  std::int64_t devices = 1;
   // Per layer (Network::layers position): its configurations and their t_c + t_s.
   std::vector<std::vector<StrategyConfig>> configs;
   std::vector<std::vector<double>> compute_ms;  // t_c: forward + backward of the slowest part

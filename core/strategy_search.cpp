@@ -36,7 +36,7 @@ class Reducer {
     std::vector<int> nodes;
     for (std::size_t i = 0; i < alive_.size(); ++i)
       if (alive_[i]) nodes.push_back(static_cast<int>(i));
-    r.remaining_nodes = static_cast<long>(nodes.size());
+    r.remaining_nodes = static_cast<std::int64_t>(nodes.size());
     double space = 1;
     for (int n : nodes) space *= static_cast<double>(size(n));
     r.choice.assign(alive_.size(), 0);

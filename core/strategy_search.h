@@ -2,6 +2,7 @@
 // The OptCNN search (Algorithm 1): node and edge eliminations until the graph is reduced, an
 // enumeration of the reduced graph, and the eliminations undone to recover every layer's
 // configuration. Plus the exhaustive search that serves as its oracle on small graphs.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,9 +14,9 @@ struct StrategyResult {
   std::vector<int> choice;  // configuration index per layer
   double cost_ms = 0;       // Equation 1
   bool reduced = true;      // the reduced graph was small enough to enumerate
-  long remaining_nodes = 0; // K, nodes left after the eliminations
-  long node_eliminations = 0;
-  long edge_eliminations = 0;
+  std::int64_t remaining_nodes = 0; // K, nodes left after the eliminations
+  std::int64_t node_eliminations = 0;
+  std::int64_t edge_eliminations = 0;
   std::string message;
 };
 

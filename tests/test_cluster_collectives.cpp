@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "core/api.h"
 #include "core/collectives.h"
 #include "core/error.h"
 
@@ -60,30 +61,30 @@ TEST_CASE("sharded parameter server divides the server load, down to one worker'
   s.servers = 4;
   const double n = 1e6, b = 1e-6;  // 1 GB/s: 1e-6 ms per byte
   CHECK(paleo::collective_cost(CollectiveOp::kAllReduce, CollectiveAlgorithm::kShardedParameterServer, 8, n, l, s)
-            .beta_ms == Approx(2 * n * 2 * b));
+            .beta_ms == Approx(2 * n * 2 * b).epsilon(1e-12));
   s.servers = 16;
   CHECK(paleo::collective_cost(CollectiveOp::kAllReduce, CollectiveAlgorithm::kShardedParameterServer, 8, n, l, s)
-            .beta_ms == Approx(2 * n * b));
+            .beta_ms == Approx(2 * n * b).epsilon(1e-12));
 }
 
 TEST_CASE("reduce-scatter, all-gather, broadcast and all-to-all closed forms") {
   const paleo::Link l = link(2, 4);  // alpha 0.002 ms, beta 2.5e-7 ms per byte
   const double a = 0.002, b = 2.5e-7, n = 4e7, p = 16, f = 15.0 / 16.0;
-  CHECK(time_ms(CollectiveOp::kReduceScatter, CollectiveAlgorithm::kRing, 16, n, l) == Approx(15 * a + n * f * b));
+  CHECK(time_ms(CollectiveOp::kReduceScatter, CollectiveAlgorithm::kRing, 16, n, l) == Approx(15 * a + n * f * b).epsilon(1e-12));
   CHECK(time_ms(CollectiveOp::kReduceScatter, CollectiveAlgorithm::kRecursiveDoubling, 16, n, l) ==
-        Approx(4 * a + n * f * b));
-  CHECK(time_ms(CollectiveOp::kAllGather, CollectiveAlgorithm::kRing, 16, n, l) == Approx(15 * a + n * f * b));
+        Approx(4 * a + n * f * b).epsilon(1e-12));
+  CHECK(time_ms(CollectiveOp::kAllGather, CollectiveAlgorithm::kRing, 16, n, l) == Approx(15 * a + n * f * b).epsilon(1e-12));
   CHECK(time_ms(CollectiveOp::kAllGather, CollectiveAlgorithm::kRecursiveDoubling, 16, n, l) ==
-        Approx(4 * a + n * f * b));
-  CHECK(time_ms(CollectiveOp::kBroadcast, CollectiveAlgorithm::kBinomialTree, 16, n, l) == Approx(4 * (a + n * b)));
+        Approx(4 * a + n * f * b).epsilon(1e-12));
+  CHECK(time_ms(CollectiveOp::kBroadcast, CollectiveAlgorithm::kBinomialTree, 16, n, l) == Approx(4 * (a + n * b)).epsilon(1e-12));
   CHECK(time_ms(CollectiveOp::kBroadcast, CollectiveAlgorithm::kRabenseifner, 16, n, l) ==
-        Approx(8 * a + 2 * n * f * b));
+        Approx(8 * a + 2 * n * f * b).epsilon(1e-12));
   CHECK(time_ms(CollectiveOp::kBroadcast, CollectiveAlgorithm::kRing, 16, n, l) ==
-        Approx((4 + p - 1) * a + 2 * n * f * b));
-  CHECK(time_ms(CollectiveOp::kAllToAll, CollectiveAlgorithm::kPairwise, 16, n, l) == Approx(15 * a + n * f * b));
+        Approx((4 + p - 1) * a + 2 * n * f * b).epsilon(1e-12));
+  CHECK(time_ms(CollectiveOp::kAllToAll, CollectiveAlgorithm::kPairwise, 16, n, l) == Approx(15 * a + n * f * b).epsilon(1e-12));
   // Non-power-of-two recursive halving pays MPICH's fold: two more steps moving the vector.
   CHECK(time_ms(CollectiveOp::kReduceScatter, CollectiveAlgorithm::kRecursiveDoubling, 12, n, l) ==
-        Approx((4 + 2) * a + (n * 11.0 / 12.0 + n) * b));
+        Approx((4 + 2) * a + (n * 11.0 / 12.0 + n) * b).epsilon(1e-12));
 }
 
 TEST_CASE("one worker communicates nothing, and auto is the fastest flat algorithm") {
@@ -183,4 +184,21 @@ TEST_CASE("hierarchical reduce-scatter and all-gather: inside the node, then eac
     CHECK(best.time_ms() == Approx(h.time_ms()).epsilon(1e-12));
   }
   CHECK_THROWS_AS(paleo::hierarchical_collective(paleo::CollectiveOp::kAllToAll, c, n, s), paleo::Error);
+}
+
+TEST_CASE("the collective command's ring all-reduce, term by term, to 1e-12") {
+  // 64 workers, 1e9 bytes, 12.5 GB/s and 5 us per hop; the reduction reads two vectors and writes
+  // one at the device's memory bandwidth (TITAN X: 336.5 GB/s):
+  //   alpha = 2 (p-1) * 0.005 ms = 0.63 ms
+  //   beta  = 2 (p-1)/p * n / 12.5e9 s = 157.5 ms
+  //   reduction = (p-1)/p * n * 3 / 336.5e9 s
+  const nlohmann::ordered_json r = paleo::handle_request(
+      {{"command", "collective"}, {"op", "allreduce"}, {"algorithm", "ring"}, {"workers", 64}, {"bytes", 1e9},
+       {"device", "TITAN_X"}, {"link", {{"bandwidth_gb_per_s", 12.5}, {"latency_us", 5}}}});
+  REQUIRE(r.value("ok", false));
+  const double alpha = 0.63, beta = 157.5, reduction = 63.0 / 64 * 1e9 * 3 / 336.5e9 * 1e3;
+  CHECK(r["alpha_ms"].get<double>() == Approx(alpha).epsilon(1e-12));
+  CHECK(r["beta_ms"].get<double>() == Approx(beta).epsilon(1e-12));
+  CHECK(r["reduction_ms"].get<double>() == Approx(reduction).epsilon(1e-12));
+  CHECK(r["time_ms"].get<double>() == Approx(alpha + beta + reduction).epsilon(1e-12));
 }

@@ -46,7 +46,7 @@ TEST_CASE("overlap is never slower than no overlap, nor faster than max(compute,
                              std::max(comp["backward_ms"].get<double>(), o["comm_ms"].get<double>());
         CHECK(overlap <= serial + 1e-9);
         CHECK(overlap >= floor - 1e-9);
-        CHECK(serial == Approx(comp["compute_ms"].get<double>() + o["comm_ms"].get<double>()));
+        CHECK(serial == Approx(comp["compute_ms"].get<double>() + o["comm_ms"].get<double>()).epsilon(1e-12));
       }
     }
   }
@@ -78,8 +78,8 @@ TEST_CASE("balanced pipeline stages have a bubble of (S-1)/(M+S-1)") {
       std::vector<paleo::StageTimes> st(static_cast<std::size_t>(stages), paleo::StageTimes{3.0, 6.0, 0.0});
       const paleo::PipelineResult r = paleo::pipeline_schedule(st, micro);
       const double s = static_cast<double>(stages), m = static_cast<double>(micro);
-      CHECK(r.step_ms == Approx((m + s - 1) * 9));
-      CHECK(r.bubble_fraction() == Approx((s - 1) / (m + s - 1)));
+      CHECK(r.step_ms == Approx((m + s - 1) * 9).epsilon(1e-12));
+      CHECK(r.bubble_fraction() == Approx((s - 1) / (m + s - 1)).epsilon(1e-12));
     }
   }
 }

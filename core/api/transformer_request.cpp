@@ -1,21 +1,23 @@
 #include "core/api/transformer_request.h"
 
+#include "core/checked_math.h"
 #include "core/error.h"
 #include "core/presets.h"
+#include "core/request_limits.h"
 
 namespace paleo {
 namespace {
 
-long read_count_field(const Json& request, const char* field, long low, long high) {
+std::int64_t read_count_field(const Json& request, const char* field, std::int64_t low, std::int64_t high) {
   Dim n = read_dim(request[field], field, "");
   if (n < low || n > high)
     throw Error("must be an integer from " + std::to_string(low) + " to " + std::to_string(high) + ", got " +
-                    request[field].dump(), "", field);
-  return static_cast<long>(n);
+                    echo(request[field]), "", field);
+  return static_cast<std::int64_t>(n);
 }
 
 bool read_flag(const Json& request, const char* field) {
-  if (!request[field].is_boolean()) throw Error("must be true or false, got " + request[field].dump(), "", field);
+  if (!request[field].is_boolean()) throw Error("must be true or false, got " + echo(request[field]), "", field);
   return request[field].get<bool>();
 }
 
@@ -47,16 +49,16 @@ const std::vector<std::string>& transformer_request_fields() {
   return fields;
 }
 
-// Products of counts are taken in double: `long` is 32 bits in WebAssembly.
-long layout_devices(const Json& request) {
-  double devices = 1;
+// Each product checked before it is formed.
+std::int64_t layout_devices(const Json& request) {
+  std::int64_t devices = 1;
   for (const char* field : {"tp", "pp", "cp", "dp"})
-    if (request.contains(field)) devices *= static_cast<double>(read_count_field(request, field, 1, 1000000));
-  if (devices > 1000000) throw Error("tp x pp x cp x dp is more than 1000000 devices", "", "dp");
-  return static_cast<long>(devices);
+    if (request.contains(field))
+      devices = checked_multiply(devices, read_count_field(request, field, 1, kMaxDevices), field, kMaxDevices);
+  return devices;
 }
 
-TransformerRequest parse_transformer_request(const Json& request, const Device& device, long devices) {
+TransformerRequest parse_transformer_request(const Json& request, const Device& device, std::int64_t devices) {
   TransformerRequest t;
   t.net = transformer_net(request["net"], "net");
   TrainingOptions& o = t.training;
@@ -70,11 +72,10 @@ TransformerRequest parse_transformer_request(const Json& request, const Device& 
   if (request.contains("ep")) p.ep = read_count_field(request, "ep", 1, 65536);
   if (request.contains("virtual_stages")) p.virtual_stages = read_count_field(request, "virtual_stages", 1, 1024);
   if (request.contains("sequence_parallel")) p.sequence_parallel = read_flag(request, "sequence_parallel");
-  if (static_cast<double>(p.tp) * static_cast<double>(p.pp) * static_cast<double>(p.cp) > 1000000)
-    throw Error("tp x pp x cp is more than 1000000 devices", "", "tp");
-  const long model_parallel = p.tp * p.pp * p.cp;
+  const std::int64_t model_parallel =
+      checked_multiply(checked_multiply(p.tp, p.pp, "tp", kMaxDevices), p.cp, "tp", kMaxDevices);
   if (request.contains("dp")) {
-    p.dp = read_count_field(request, "dp", 1, 1000000);
+    p.dp = read_count_field(request, "dp", 1, kMaxDevices);
     t.dp_given = true;
   } else {
     if (devices % model_parallel != 0)
@@ -86,11 +87,8 @@ TransformerRequest parse_transformer_request(const Json& request, const Device& 
     o.micro_batch = read_count_field(request, "micro_batch", 1, 1 << 20);
     t.micro_batch_given = true;
   }
-  if (static_cast<double>(p.dp) * static_cast<double>(model_parallel) > 1000000)
-    throw Error("tp x pp x cp x dp is more than 1000000 devices", "", "dp");
-  if (static_cast<double>(p.dp) * static_cast<double>(o.micro_batch) > (1 << 26))
-    throw Error("dp x micro_batch is more than 2^26 sequences", "", "micro_batch");
-  o.global_batch = p.dp * o.micro_batch;
+  checked_multiply(p.dp, model_parallel, "dp", kMaxDevices);
+  o.global_batch = checked_multiply(p.dp, o.micro_batch, "micro_batch", std::int64_t{1} << 26);
   if (request.contains("global_batch")) {
     o.global_batch = read_count_field(request, "global_batch", 1, 1 << 26);
     t.global_batch_given = true;

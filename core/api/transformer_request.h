@@ -1,6 +1,7 @@
 #pragma once
 // api/: reading requests and writing responses (docs/api.md). This file: the fields of a
 // transformer request (training layout, precision, inference and planner options).
+#include <cstdint>
 #include <string>
 
 #include "core/efficiency/software_era.h"
@@ -23,21 +24,21 @@ struct TransformerRequest {
   double price_per_gpu_hour = 0;    // US dollars per device-hour; 0 = unknown
   std::string price_key;            // the price preset it came from, if any
   // Inference.
-  long batch = 1;
-  long prompt_len = 0;              // 0 = seq_len
-  long generate_len = 128;
+  std::int64_t batch = 1;
+  std::int64_t prompt_len = 0;              // 0 = seq_len
+  std::int64_t generate_len = 128;
   // Planner.
-  long top = 10;
+  std::int64_t top = 10;
 };
 
 // The request fields only a transformer net takes (a CNN request naming one is an error).
 const std::vector<std::string>& transformer_request_fields();
 
 // The devices a request's layout names without a cluster: tp x pp x cp x dp (each 1 when absent).
-long layout_devices(const Json& request);
+std::int64_t layout_devices(const Json& request);
 
 // Reads the transformer fields; the device and cluster are read by the caller. `devices` is the
 // cluster's device count (dp is derived from it unless given).
-TransformerRequest parse_transformer_request(const Json& request, const Device& device, long devices);
+TransformerRequest parse_transformer_request(const Json& request, const Device& device, std::int64_t devices);
 
 }  // namespace paleo

@@ -130,7 +130,7 @@ Json plan_json(const Request& r) {
   const Cluster cluster = request_cluster(r);
   const LayoutPlan plan = plan_layouts(t.net.config, t.training, r.scenario.device, cluster, t.top);
   Json candidates = Json::array();
-  long rank = 0;
+  std::int64_t rank = 0;
   for (const PlanCandidate& c : plan.ranked) {
     const ParallelLayout& p = c.options.parallel;
     candidates.push_back({{"rank", ++rank}, {"tp", p.tp}, {"pp", p.pp}, {"dp", p.dp}, {"cp", p.cp},

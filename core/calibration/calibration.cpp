@@ -15,6 +15,7 @@
 #include "core/calibration/robust_loss.h"
 #include "core/efficiency/software_era.h"
 #include "core/error.h"
+#include "core/request_limits.h"
 #include "core/transformer/transformer_net.h"
 #include "core/validation/validation_stats.h"
 
@@ -49,7 +50,7 @@ class Predictor {
   explicit Predictor(const std::vector<Measurement>& ms) : ms_(ms) {
     std::map<std::string, std::size_t> seen;
     for (const Measurement& m : ms) {
-      const std::string key = m.request.dump();
+      const std::string key = dump_json(m.request);
       auto it = seen.find(key);
       if (it == seen.end()) {
         it = seen.emplace(key, requests_.size()).first;
@@ -107,7 +108,7 @@ class Predictor {
                     "or the paleo2017 profile)", "", field);
       const Json& era = r["software_era"];
       const KernelEfficiency e = efficiency_from_json(era["efficiency"], KernelEfficiency{}, field + ".efficiency");
-      const std::string dumped = efficiency_json(e).dump();
+      const std::string dumped = dump_json(efficiency_json(e));
       if (k == 0) {
         efficiency = e;
         era_key = era.value("key", kUntunedEra);
@@ -123,7 +124,7 @@ class Predictor {
     }
     for (std::size_t i = 0; i < ms_.size(); ++i)
       if (!(out[i] > 0))
-        throw Error("the model predicts " + Json(out[i]).dump() + " for this measurement: nothing to calibrate against",
+        throw Error("the model predicts " + echo(Json(out[i])) + " for this measurement: nothing to calibrate against",
                     "", ms_[i].field + ".compare");
     return out;
   }
@@ -191,6 +192,13 @@ Json calibration_response(const Json& request) {
   }
 
   const Predictor predictor(ms);
+  // The fit runs each distinct request once per evaluation: bounded before it starts.
+  const double runs = static_cast<double>(predictor.request_count()) * static_cast<double>(o.max_evaluations + 2);
+  if (runs > kMaxCalibrationRuns)
+    throw Error(std::to_string(predictor.request_count()) + " distinct requests x " + std::to_string(o.max_evaluations) +
+                    " evaluations is more than " + std::to_string(static_cast<std::int64_t>(kMaxCalibrationRuns)) +
+                    " runs (the limit, docs/api.md): fewer requests or a lower max_evaluations",
+                "", "max_evaluations");
   KernelEfficiency start;
   std::string era_key;
   const std::vector<double> before = predictor.start(start, era_key);
@@ -231,7 +239,7 @@ Json calibration_response(const Json& request) {
     parameters[p.name] = {{"start", start.*(p.member)}, {"fitted", v}, {"low", p.low}, {"high", p.high},
                           {"at_bound", at_bound}};
     if (at_bound)
-      warnings.push_back(std::string(p.name) + " stopped at the bound of its range (" + Json(v).dump() +
+      warnings.push_back(std::string(p.name) + " stopped at the bound of its range (" + echo(Json(v)) +
                          "): the measurements may hold something the model does not describe");
   }
   if (fitted_count < o.params.size())

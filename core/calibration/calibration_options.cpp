@@ -33,7 +33,7 @@ CalibrationOptions read_calibration_options(const Json& request) {
     } else if (h.is_number() && h.get<double>() > 0 && h.get<double>() < 1) {
       o.holdout_fraction = h.get<double>();
     } else {
-      throw Error("must be \"alternate\" or the fraction held out, from 0 to 1 (exclusive), got " + h.dump(), "",
+      throw Error("must be \"alternate\" or the fraction held out, from 0 to 1 (exclusive), got " + echo(h), "",
                   "holdout");
     }
     o.holdout = h;

@@ -35,7 +35,7 @@ std::vector<FittedParameter> default_fitted_parameters(bool convolutions) {
 
 std::vector<FittedParameter> fitted_parameters_from_json(const Json& names, const std::string& field) {
   if (!names.is_array() || names.empty())
-    throw Error("must be a non-empty list of parameter names, got " + names.dump(), "", field);
+    throw Error("must be a non-empty list of parameter names, got " + echo(names), "", field);
   std::vector<FittedParameter> out;
   for (const Json& name : names) {
     const FittedParameter* found = nullptr;
@@ -44,10 +44,10 @@ std::vector<FittedParameter> fitted_parameters_from_json(const Json& names, cons
     if (!found) {
       std::string known;
       for (const FittedParameter& p : fittable_parameters()) known += (known.empty() ? "" : ", ") + std::string(p.name);
-      throw Error("unknown parameter " + name.dump() + " (fittable: " + known + "; tile is not fitted)", "", field);
+      throw Error("unknown parameter " + echo(name) + " (fittable: " + known + "; tile is not fitted)", "", field);
     }
     for (const FittedParameter& p : out)
-      if (p.member == found->member) throw Error("names " + name.dump() + " twice", "", field);
+      if (p.member == found->member) throw Error("names " + echo(name) + " twice", "", field);
     out.push_back(*found);
   }
   return out;

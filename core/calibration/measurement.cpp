@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "core/request_limits.h"
 
 namespace paleo {
 namespace {
@@ -12,9 +13,9 @@ const char* const kPasses[] = {"forward", "backward", "backward_data", "backward
 double positive(const Json& obj, const std::string& key, const std::string& field) {
   const Json& v = obj[key];
   if (!v.is_number() || !std::isfinite(v.get<double>()))
-    throw Error("must be a number, got " + v.dump(), "", field + "." + key);
+    throw Error("must be a number, got " + echo(v), "", field + "." + key);
   const double d = v.get<double>();
-  if (!(d > 0)) throw Error("must be positive, got " + v.dump(), "", field + "." + key);
+  if (!(d > 0)) throw Error("must be positive, got " + echo(v), "", field + "." + key);
   return d;
 }
 
@@ -24,7 +25,7 @@ std::string read_pointer(const Json& c, const std::string& field) {
   try {
     (void)Json::json_pointer(p);
   } catch (const Json::exception&) {
-    throw Error("is not a JSON pointer: " + c.dump(), "", field);
+    throw Error("is not a JSON pointer: " + echo(c), "", field);
   }
   return p;
 }
@@ -47,14 +48,14 @@ void read_compare(const Json& c, Measurement& m) {
     if (c.empty()) throw Error("must list at least one JSON pointer", "", field);
     for (std::size_t i = 0; i < c.size(); ++i) {
       const std::string at = field + "[" + std::to_string(i) + "]";
-      if (!c[i].is_string()) throw Error("must be a JSON pointer string, got " + c[i].dump(), "", at);
+      if (!c[i].is_string()) throw Error("must be a JSON pointer string, got " + echo(c[i]), "", at);
       m.pointers.push_back(read_pointer(c[i], at));
     }
     return;
   }
   if (!c.is_object())
     throw Error("must be a JSON pointer (\"/step_ms\"), a list of them (summed) or a layer selector "
-                "{\"layer\", \"pass\"}, got " + c.dump(), "",
+                "{\"layer\", \"pass\"}, got " + echo(c), "",
                 field);
   for (auto it = c.begin(); it != c.end(); ++it)
     if (it.key() != "layer" && it.key() != "pass")
@@ -69,7 +70,7 @@ void read_compare(const Json& c, Measurement& m) {
     for (const char* name : kPasses) known = known || (pass.is_string() && pass.get<std::string>() == name);
     if (!known)
       throw Error("must be \"forward\", \"backward\", \"backward_data\", \"backward_filter\" or \"forward_backward\", got " +
-                      pass.dump(), "", field + ".pass");
+                      echo(pass), "", field + ".pass");
     m.pass = pass.get<std::string>();
   }
 }
@@ -97,7 +98,7 @@ Measurement parse_one(const Json& entry, const Json& base, std::size_t index, co
   if (!m.request.contains("command")) m.request["command"] = "estimate";
   const Json& command = m.request["command"];
   if (command != "estimate" && command != "layers")
-    throw Error("must be \"estimate\" or \"layers\", got " + command.dump(), "", m.field + ".request.command");
+    throw Error("must be \"estimate\" or \"layers\", got " + echo(command), "", m.field + ".request.command");
   if (!m.request.contains("net")) throw Error("is required", "", m.field + ".request.net");
 
   const bool has_ms = entry.contains("measured_ms"), has_other = entry.contains("measured");
@@ -146,6 +147,9 @@ Json Measurement::compare_json() const {
 std::vector<Measurement> parse_measurements(const Json& list, const Json& base, const std::string& field) {
   if (!list.is_array()) throw Error("must be a list of measurements (or CSV text)", "", field);
   if (list.empty()) throw Error("is empty: give at least one measurement", "", field);
+  if (list.size() > kMaxMeasurements)
+    throw Error("lists " + std::to_string(list.size()) + " measurements; the limit is " + std::to_string(kMaxMeasurements) +
+                    " (docs/api.md)", "", field);
   if (!base.is_null() && !base.is_object()) throw Error("must be a request object (docs/api.md)", "", "request");
   std::vector<Measurement> out;
   for (std::size_t i = 0; i < list.size(); ++i) out.push_back(parse_one(list[i], base, i, field));

@@ -45,7 +45,8 @@ std::vector<std::string> split_record(const std::string& line, const std::string
   return cells;
 }
 
-Json cell_value(const std::string& cell) {
+Json cell_value(const std::string& cell, const std::string& field) {
+  check_json_text(cell, field);  // a cell nested too deep is an error, not text
   Json v = Json::parse(cell, nullptr, false);
   if (v.is_number() || v.is_boolean() || v.is_array() || v.is_object()) return v;
   return cell;
@@ -96,9 +97,9 @@ Json measurements_from_csv(const std::string& text, const std::string& field) {
       } else if (name == "compare" || name == "label") {
         m[name] = cells[i];
       } else if (name == "measured_ms" || name == "measured" || name == "weight") {
-        m[name] = cell_value(cells[i]);
+        m[name] = cell_value(cells[i], field);
       } else {
-        request[name] = cell_value(cells[i]);
+        request[name] = cell_value(cells[i], field);
       }
     }
     if (!compare.empty()) {

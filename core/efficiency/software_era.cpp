@@ -34,8 +34,8 @@ KernelEfficiency efficiency_from_json(const Json& obj, KernelEfficiency base, co
     if (!bound) throw Error("unknown efficiency parameter '" + it.key() + "'", "", field);
     const double v = read_number(obj, it.key(), "");
     if (!(v >= bound->low && v <= bound->high))
-      throw Error("must be from " + Json(bound->low).dump() + " to " + Json(bound->high).dump() + ", got " +
-                      it.value().dump(), "", field + "." + it.key());
+      throw Error("must be from " + echo(Json(bound->low)) + " to " + echo(Json(bound->high)) + ", got " +
+                      echo(it.value()), "", field + "." + it.key());
     base.*(bound->member) = v;
   }
   return base;

@@ -5,13 +5,14 @@
 #include <cstdio>
 
 #include "core/error.h"
+#include "core/request_limits.h"
 
 namespace paleo {
 namespace {
 
-std::vector<long> divisors(long n, long at_most) {
-  std::vector<long> out;
-  for (long d = 1; d <= n && d <= at_most; ++d)
+std::vector<std::int64_t> divisors(std::int64_t n, std::int64_t at_most) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t d = 1; d <= n && d <= at_most; ++d)
     if (n % d == 0) out.push_back(d);
   return out;
 }
@@ -64,7 +65,7 @@ std::string percent_slower(double best_ms, double other_ms) {
   return buf;
 }
 
-void explain(LayoutPlan& plan, const std::vector<PlanCandidate>& all, long rejected_memory) {
+void explain(LayoutPlan& plan, const std::vector<PlanCandidate>& all, std::int64_t rejected_memory) {
   plan.why.push_back(std::to_string(plan.evaluated) + " layouts divide the problem; " + std::to_string(plan.feasible) +
                      " fit in memory (" + std::to_string(rejected_memory) + " do not).");
   if (all.empty()) return;
@@ -90,27 +91,22 @@ void explain(LayoutPlan& plan, const std::vector<PlanCandidate>& all, long rejec
   best_other([&](const TrainingOptions& o) { return o.zero != b.zero; }, "ZeRO stage");
 }
 
-}  // namespace
-
-LayoutPlan plan_layouts(const TransformerConfig& c, const TrainingOptions& base, const Device& device,
-                        const Cluster& cluster, long top) {
-  const long devices = cluster.devices();
-  const long per_node = cluster.devices_per_node;
-  LayoutPlan plan;
-  std::vector<PlanCandidate> all;
-  long rejected_memory = 0;
-  std::vector<long> cps = {1};
+// Every layout the planner considers, in its order; stops as soon as `visit` returns false.
+template <typename Visit>
+void for_each_layout(const TransformerConfig& c, const TrainingOptions& base, std::int64_t devices,
+                     std::int64_t per_node, Visit visit) {
+  std::vector<std::int64_t> cps = {1};
   if (base.seq_len >= 32768)
-    for (long cp : {2L, 4L, 8L}) cps.push_back(cp);
-  for (long tp : divisors(per_node, per_node)) {
+    for (std::int64_t cp : {2, 4, 8}) cps.push_back(cp);
+  for (std::int64_t tp : divisors(per_node, per_node)) {
     if (c.heads % tp != 0 || (c.kv_heads % tp != 0 && tp % c.kv_heads != 0)) continue;
-    for (long cp : cps) {
+    for (std::int64_t cp : cps) {
       if (devices % (tp * cp) != 0 || base.seq_len % cp != 0) continue;
-      for (long pp : divisors(devices / (tp * cp), c.layers)) {
-        const long dp = devices / (tp * cp * pp);
-        for (long micro : {1L, 2L, 4L, 8L, 16L}) {
+      for (std::int64_t pp : divisors(devices / (tp * cp), c.layers)) {
+        const std::int64_t dp = devices / (tp * cp * pp);
+        for (std::int64_t micro : {1, 2, 4, 8, 16}) {
           if (base.global_batch % (dp * micro) != 0) continue;
-          for (long v : {1L, 2L, 4L, 8L}) {
+          for (std::int64_t v : {1, 2, 4, 8}) {
             if (v > 1 && (pp == 1 || c.layers % (pp * v) != 0)) continue;
             for (Recompute r : {Recompute::kNone, Recompute::kSelective, Recompute::kFull}) {
               for (int zero = 0; zero <= (dp * cp > 1 ? 3 : 0); ++zero) {
@@ -120,14 +116,7 @@ LayoutPlan plan_layouts(const TransformerConfig& c, const TrainingOptions& base,
                 o.recompute = r;
                 o.zero = zero;
                 o.schedule = "1f1b";
-                ++plan.evaluated;
-                const TransformerMemory mem = estimate_training_memory(c, o, device.memory_bytes);
-                if (!mem.fits()) {
-                  ++rejected_memory;
-                  continue;
-                }
-                const TrainingEstimate e = estimate_training(c, o, device, cluster, false);
-                all.push_back({o, e.step_ms, e.tokens_per_s, e.mfu, mem.total_bytes(), e.breakdown});
+                if (!visit(o)) return;
               }
             }
           }
@@ -135,7 +124,36 @@ LayoutPlan plan_layouts(const TransformerConfig& c, const TrainingOptions& base,
       }
     }
   }
-  plan.feasible = static_cast<long>(all.size());
+}
+
+}  // namespace
+
+LayoutPlan plan_layouts(const TransformerConfig& c, const TrainingOptions& base, const Device& device,
+                        const Cluster& cluster, std::int64_t top) {
+  const std::int64_t devices = cluster.devices();
+  const std::int64_t per_node = cluster.devices_per_node;
+  // Counted before any is priced: a device count with many divisors makes millions of layouts.
+  std::int64_t layouts = 0;
+  for_each_layout(c, base, devices, per_node, [&](const TrainingOptions&) { return ++layouts <= kMaxPlanLayouts; });
+  if (layouts > kMaxPlanLayouts)
+    throw Error("more than " + std::to_string(kMaxPlanLayouts) + " layouts divide " + std::to_string(devices) +
+                    " devices (the limit, docs/api.md): ask for a device count with fewer divisors",
+                "", "devices");
+  LayoutPlan plan;
+  std::vector<PlanCandidate> all;
+  std::int64_t rejected_memory = 0;
+  for_each_layout(c, base, devices, per_node, [&](const TrainingOptions& o) {
+    ++plan.evaluated;
+    const TransformerMemory mem = estimate_training_memory(c, o, device.memory_bytes);
+    if (!mem.fits()) {
+      ++rejected_memory;
+      return true;
+    }
+    const TrainingEstimate e = estimate_training(c, o, device, cluster, false);
+    all.push_back({o, e.step_ms, e.tokens_per_s, e.mfu, mem.total_bytes(), e.breakdown});
+    return true;
+  });
+  plan.feasible = static_cast<std::int64_t>(all.size());
   std::stable_sort(all.begin(), all.end(), [](const PlanCandidate& a, const PlanCandidate& b) { return a.step_ms < b.step_ms; });
   explain(plan, all, rejected_memory);
   all.resize(std::min<std::size_t>(all.size(), static_cast<std::size_t>(top)));

@@ -3,6 +3,7 @@
 // micro-batch, interleaving, recompute, ZeRO stage; context parallelism for long sequences)
 // that divides the problem, those that fit in memory ranked by step time, with the reasons the
 // best one wins.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -20,8 +21,8 @@ struct PlanCandidate {
 };
 
 struct LayoutPlan {
-  long evaluated = 0;      // layouts that divide the problem
-  long feasible = 0;       // of which fit in memory
+  std::int64_t evaluated = 0;      // layouts that divide the problem
+  std::int64_t feasible = 0;       // of which fit in memory
   std::vector<PlanCandidate> ranked;  // the fastest `top`, fastest first
   std::vector<std::string> why;
 };
@@ -29,6 +30,6 @@ struct LayoutPlan {
 // `base` carries what is fixed: precision, sequence, global batch, attention kernel, optimizer,
 // overlap. Everything else is searched.
 LayoutPlan plan_layouts(const TransformerConfig& c, const TrainingOptions& base, const Device& device,
-                        const Cluster& cluster, long top);
+                        const Cluster& cluster, std::int64_t top);
 
 }  // namespace paleo

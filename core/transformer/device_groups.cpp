@@ -4,19 +4,19 @@
 
 namespace paleo {
 
-DeviceGroup device_group(const Cluster& full, long size, long stride) {
+DeviceGroup device_group(const Cluster& full, std::int64_t size, std::int64_t stride) {
   DeviceGroup g;
   g.size = size;
   g.cluster = full;
-  const long per_node_devices = std::max<long>(1, full.devices_per_node);
-  const long members = std::max<long>(1, std::min(size, per_node_devices / std::max<long>(1, stride)));
+  const std::int64_t per_node_devices = std::max<std::int64_t>(1, full.devices_per_node);
+  const std::int64_t members = std::max<std::int64_t>(1, std::min(size, per_node_devices / std::max<std::int64_t>(1, stride)));
   g.cluster.devices_per_node = members;
-  g.cluster.nodes = std::max<long>(1, size / members);
+  g.cluster.nodes = std::max<std::int64_t>(1, size / members);
   // Every group of this kind crosses nodes at once: this one gets its share of the node's NICs.
   const double share = static_cast<double>(full.nics_per_node) * static_cast<double>(members) /
                        static_cast<double>(per_node_devices);
   if (share >= 1) {
-    g.cluster.nics_per_node = static_cast<long>(share);
+    g.cluster.nics_per_node = static_cast<std::int64_t>(share);
   } else {
     g.cluster.nics_per_node = 1;
     g.cluster.inter.bandwidth_gb_per_s *= share;
@@ -32,7 +32,7 @@ LayoutGroups layout_groups(const Cluster& full, const ParallelLayout& p) {
   l.dp_cp = device_group(full, p.dp * p.cp, p.tp);
   l.ep = device_group(full, p.ep, p.tp);
   l.pp = device_group(full, p.pp, p.tp * p.cp * p.dp);
-  l.expert_dp = device_group(full, std::max<long>(1, p.dp * p.cp / p.ep), p.tp * p.ep);
+  l.expert_dp = device_group(full, std::max<std::int64_t>(1, p.dp * p.cp / p.ep), p.tp * p.ep);
   return l;
 }
 

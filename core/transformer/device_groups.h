@@ -4,18 +4,20 @@
 // parallel, then pipeline stages slowest (across nodes). A group of `size` devices at rank
 // stride `stride` has min(size, G / stride) members per node; groups of the same kind run their
 // collectives at once and share the node's NICs.
+#include <cstdint>
+
 #include "core/link.h"
 #include "core/transformer/training_options.h"
 
 namespace paleo {
 
 struct DeviceGroup {
-  long size = 1;
+  std::int64_t size = 1;
   Cluster cluster;       // the group as a cluster of its own (nodes x members per node)
   bool crosses_nodes() const { return cluster.nodes > 1; }
 };
 
-DeviceGroup device_group(const Cluster& full, long size, long stride);
+DeviceGroup device_group(const Cluster& full, std::int64_t size, std::int64_t stride);
 
 struct LayoutGroups {
   DeviceGroup tp, cp, dp, dp_cp, ep, pp;  // dp_cp: gradients are reduced over data and context ranks

@@ -11,7 +11,7 @@
 namespace paleo {
 namespace {
 
-TrainingOptions as_training(const InferenceOptions& o, long seq_len, long tp) {
+TrainingOptions as_training(const InferenceOptions& o, std::int64_t seq_len, std::int64_t tp) {
   TrainingOptions t;
   t.parallel.tp = tp;
   t.precision = o.precision;

@@ -2,6 +2,7 @@
 // Inference under tensor parallelism: the prefill of the prompt (a forward pass over it, logits
 // of the last token only) and the decode of each further token (every weight and the KV cache
 // read once per token: memory-bound at small batches); KV-cache memory.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -12,10 +13,10 @@
 namespace paleo {
 
 struct InferenceOptions {
-  long batch = 1;
-  long prompt_len = 2048;
-  long generate_len = 128;
-  long tp = 1;
+  std::int64_t batch = 1;
+  std::int64_t prompt_len = 2048;
+  std::int64_t generate_len = 128;
+  std::int64_t tp = 1;
   PrecisionPolicy precision = precision_policy("bf16", "precision");
   AttentionKernel attention = AttentionKernel::kFlash;
   KernelEfficiency efficiency;

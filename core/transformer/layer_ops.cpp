@@ -131,7 +131,7 @@ double TransformerOp::bwd_flops() const {
   return 0;
 }
 
-double padded_vocab(long vocab, long tp) {
+double padded_vocab(std::int64_t vocab, std::int64_t tp) {
   const double multiple = 128.0 * static_cast<double>(tp);
   return std::ceil(static_cast<double>(vocab) / multiple) * multiple;
 }

@@ -4,6 +4,7 @@
 // MFU), memory traffic, parameters and the activations each keeps for the backward pass
 // (Korthikanti et al. 2022, section 4, generalised to GQA, gated MLPs, flash attention and
 // other formats). Communication is not here (transformer/tp_communication.h).
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -40,7 +41,7 @@ struct TransformerOp {
 struct OpContext {
   double micro_batch = 1;
   double seq_len = 2048;
-  long tp = 1, cp = 1, ep = 1;
+  std::int64_t tp = 1, cp = 1, ep = 1;
   bool sequence_parallel = false;
   Dtype activations = Dtype::kBf16;
   AttentionKernel attention = AttentionKernel::kFlash;
@@ -48,7 +49,7 @@ struct OpContext {
 };
 
 OpContext op_context(const TransformerConfig& c, const TrainingOptions& o);
-double padded_vocab(long vocab, long tp);
+double padded_vocab(std::int64_t vocab, std::int64_t tp);
 
 // One transformer layer (dense or MoE MLP), the input embedding, the output head with its loss.
 std::vector<TransformerOp> layer_ops(const TransformerConfig& c, const OpContext& x, bool moe_layer);

@@ -7,11 +7,11 @@
 namespace paleo {
 namespace {
 
-std::string count_text(long n) { return std::to_string(n); }
+std::string count_text(std::int64_t n) { return std::to_string(n); }
 
 }  // namespace
 
-void check_training_layout(const TransformerConfig& c, const TrainingOptions& o, long devices) {
+void check_training_layout(const TransformerConfig& c, const TrainingOptions& o, std::int64_t devices) {
   const ParallelLayout& p = o.parallel;
   if (c.heads % p.tp != 0)
     throw Error("tensor parallelism " + count_text(p.tp) + " does not divide the " + count_text(c.heads) + " heads", "", "tp");

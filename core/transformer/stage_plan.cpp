@@ -18,13 +18,13 @@ ModelOps model_ops(const TransformerConfig& c, const OpContext& x) {
 }
 
 std::vector<StagePlan> stage_plans(const TransformerConfig& c, const ParallelLayout& p, const ModelOps& ops) {
-  const long chunks = p.pp * p.virtual_stages;
+  const std::int64_t chunks = p.pp * p.virtual_stages;
   std::vector<StagePlan> stages(static_cast<std::size_t>(p.pp));
-  long layer = 0;
-  for (long chunk = 0; chunk < chunks; ++chunk) {
-    const long n = c.layers / chunks + (chunk < c.layers % chunks ? 1 : 0);
+  std::int64_t layer = 0;
+  for (std::int64_t chunk = 0; chunk < chunks; ++chunk) {
+    const std::int64_t n = c.layers / chunks + (chunk < c.layers % chunks ? 1 : 0);
     StagePlan& s = stages[static_cast<std::size_t>(chunk % p.pp)];
-    for (long i = 0; i < n; ++i, ++layer) {
+    for (std::int64_t i = 0; i < n; ++i, ++layer) {
       s.layers += 1;
       if (c.moe_layer(layer)) s.moe_layers += 1;
     }

@@ -3,6 +3,7 @@
 // each device v chunks, stage i holding chunks i, i + pp, ...), the embedding on the first stage,
 // the output head and loss on the last. A tied head keeps its copy of the embedding on the last
 // stage when pp > 1 (Megatron-LM).
+#include <cstdint>
 #include <vector>
 
 #include "core/transformer/layer_ops.h"
@@ -15,8 +16,8 @@ struct OpGroup {
 };
 
 struct StagePlan {
-  long layers = 0;          // transformer layers on this device (all its chunks)
-  long moe_layers = 0;
+  std::int64_t layers = 0;          // transformer layers on this device (all its chunks)
+  std::int64_t moe_layers = 0;
   bool embedding = false;
   bool head = false;
   double params = 0;        // parameters on this device

@@ -18,8 +18,8 @@ double ops_saved(const std::vector<TransformerOp>& ops) {
 
 int optimizer_moments(Optimizer o) { return o == Optimizer::kAdam ? 2 : o == Optimizer::kMomentum ? 1 : 0; }
 
-ModelStateBytes model_state_bytes(double params, const PrecisionPolicy& p, Optimizer o, int zero, long shards) {
-  const double nd = static_cast<double>(std::max<long>(1, shards));
+ModelStateBytes model_state_bytes(double params, const PrecisionPolicy& p, Optimizer o, int zero, std::int64_t shards) {
+  const double nd = static_cast<double>(std::max<std::int64_t>(1, shards));
   ModelStateBytes m;
   m.params = params * dtype_bytes(p.params) / (zero >= 3 ? nd : 1);
   m.gradients = params * dtype_bytes(p.gradients) / (zero >= 2 ? nd : 1);
@@ -27,7 +27,7 @@ ModelStateBytes model_state_bytes(double params, const PrecisionPolicy& p, Optim
   return m;
 }
 
-double in_flight_micro_batches(const std::string& schedule, long stage, long pp, long v, long m) {
+double in_flight_micro_batches(const std::string& schedule, std::int64_t stage, std::int64_t pp, std::int64_t v, std::int64_t m) {
   if (schedule == "gpipe") return static_cast<double>(m);
   double kept = static_cast<double>(pp - stage);
   if (v > 1) kept += static_cast<double>(pp - 1) / static_cast<double>(v);
@@ -46,18 +46,18 @@ double stage_activation_bytes(const StagePlan& s, const ModelOps& ops, const Tra
 TransformerMemory training_memory(const TransformerConfig& c, const TrainingOptions& o, const ModelOps& ops,
                                   const OpContext& x, const std::vector<StagePlan>& stages, double capacity_bytes) {
   const ParallelLayout& p = o.parallel;
-  const long shards = p.dp * p.cp;
+  const std::int64_t shards = p.dp * p.cp;
   TransformerMemory worst;
   for (std::size_t i = 0; i < stages.size(); ++i) {
     const StagePlan& s = stages[i];
     TransformerMemory m;
-    m.stage = static_cast<long>(i);
+    m.stage = static_cast<std::int64_t>(i);
     m.capacity_bytes = capacity_bytes;
     // Experts are replicated over dp x cp / ep ranks only: ZeRO shards them that many ways.
     const ModelStateBytes dense =
         model_state_bytes(s.params - s.expert_params, o.precision, o.optimizer, o.zero, shards);
     const ModelStateBytes experts =
-        model_state_bytes(s.expert_params, o.precision, o.optimizer, o.zero, std::max<long>(1, shards / p.ep));
+        model_state_bytes(s.expert_params, o.precision, o.optimizer, o.zero, std::max<std::int64_t>(1, shards / p.ep));
     m.params_bytes = dense.params + experts.params;
     m.gradients_bytes = dense.gradients + experts.gradients;
     m.optimizer_bytes = dense.optimizer + experts.optimizer;

@@ -3,6 +3,8 @@
 // (Rajbhandari et al. 2020: (2 + 2 + K) x params, K = 12 for mixed-precision Adam, partitioned
 // over the Nd data-parallel ranks by stage), activations of the micro-batches in flight in the
 // pipeline (Korthikanti et al. 2022), fp8 scaling state and workspaces.
+#include <cstdint>
+
 #include "core/transformer/stage_plan.h"
 
 namespace paleo {
@@ -16,12 +18,12 @@ struct ModelStateBytes {
 int optimizer_moments(Optimizer o);
 
 // Stage 1 partitions the optimizer state, 2 also the gradients, 3 also the parameters.
-ModelStateBytes model_state_bytes(double params, const PrecisionPolicy& p, Optimizer o, int zero, long shards);
+ModelStateBytes model_state_bytes(double params, const PrecisionPolicy& p, Optimizer o, int zero, std::int64_t shards);
 
 // Micro-batches whose activations stage `stage` (0-based) of `pp` keeps at its peak: GPipe all
 // m; 1F1B min(m, pp - stage); interleaved 1F1B with v chunks adds (pp - 1) / v on top
 // (Korthikanti 2022 section 4.2.3: the first stage keeps pp x (1 + (pp - 1) / (pp v))).
-double in_flight_micro_batches(const std::string& schedule, long stage, long pp, long v, long m);
+double in_flight_micro_batches(const std::string& schedule, std::int64_t stage, std::int64_t pp, std::int64_t v, std::int64_t m);
 
 struct TransformerMemory {
   double params_bytes = 0;
@@ -31,7 +33,7 @@ struct TransformerMemory {
   double fp8_state_bytes = 0;
   double workspace_bytes = 0;
   double capacity_bytes = 0;  // 0 = unknown
-  long stage = 0;             // the pipeline stage these figures are for
+  std::int64_t stage = 0;             // the pipeline stage these figures are for
   double total_bytes() const {
     return params_bytes + gradients_bytes + optimizer_bytes + activations_bytes + fp8_state_bytes + workspace_bytes;
   }

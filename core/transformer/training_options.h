@@ -1,6 +1,7 @@
 #pragma once
 // The options of a transformer training (or inference) estimate: parallel layout, batch and
 // sequence, precision, recompute, ZeRO stage, attention kernel and optimizer.
+#include <cstdint>
 #include <string>
 
 #include "core/efficiency/kernel_efficiency.h"
@@ -14,22 +15,22 @@ enum class Recompute { kNone, kSelective, kFull };  // Korthikanti et al. 2022
 enum class AttentionKernel { kFlash, kMaterialized };  // fused (Dao 2022) or s x s scores in memory
 
 struct ParallelLayout {
-  long tp = 1;              // tensor parallel (Megatron column/row split)
-  long pp = 1;              // pipeline stages
-  long dp = 1;              // data-parallel replicas
-  long cp = 1;              // context parallel: the sequence split across devices
-  long ep = 1;              // expert parallel (MoE), carved out of dp x cp
-  long virtual_stages = 1;  // interleaved 1F1B chunks per device (1 = plain schedule)
+  std::int64_t tp = 1;              // tensor parallel (Megatron column/row split)
+  std::int64_t pp = 1;              // pipeline stages
+  std::int64_t dp = 1;              // data-parallel replicas
+  std::int64_t cp = 1;              // context parallel: the sequence split across devices
+  std::int64_t ep = 1;              // expert parallel (MoE), carved out of dp x cp
+  std::int64_t virtual_stages = 1;  // interleaved 1F1B chunks per device (1 = plain schedule)
   bool sequence_parallel = false;  // norms and dropout split along the sequence under TP
-  long devices() const { return tp * pp * dp * cp; }
+  std::int64_t devices() const { return tp * pp * dp * cp; }
 };
 
 struct TrainingOptions {
   ParallelLayout parallel;
   PrecisionPolicy precision = precision_policy("bf16", "precision");
-  long seq_len = 2048;
-  long micro_batch = 1;      // sequences per micro-batch per replica
-  long global_batch = 1;     // sequences per step, all replicas
+  std::int64_t seq_len = 2048;
+  std::int64_t micro_batch = 1;      // sequences per micro-batch per replica
+  std::int64_t global_batch = 1;     // sequences per step, all replicas
   std::string schedule = "1f1b";  // "gpipe" or "1f1b" (interleaved when virtual_stages > 1)
   Recompute recompute = Recompute::kNone;
   int zero = 0;              // ZeRO stage 0..3 (3 = FSDP)
@@ -38,7 +39,7 @@ struct TrainingOptions {
   bool overlap = true;       // gradient reduction overlapped with the last backward pass
   bool pp_scatter_gather = true;  // pipeline messages split over the TP group (Narayanan 2021)
   KernelEfficiency efficiency;    // of the software era (core/efficiency/software_era.h)
-  long micro_batches() const { return global_batch / (parallel.dp * micro_batch); }
+  std::int64_t micro_batches() const { return global_batch / (parallel.dp * micro_batch); }
 };
 
 const char* recompute_name(Recompute r);

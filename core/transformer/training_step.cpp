@@ -82,7 +82,7 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
   est.parameters = parameter_count(c);
   est.devices = cluster.devices();
   const ParallelLayout& p = o.parallel;
-  const long m = o.micro_batches();
+  const std::int64_t m = o.micro_batches();
   est.micro_batches = m;
 
   const OpContext x = op_context(c, o);
@@ -186,9 +186,9 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
   b.zero3_exposed_ms = md * w.zero3;
 
   // Data-parallel gradient reduction and the optimizer, per stage; the last to finish counts.
-  const long shards = p.dp * p.cp;
+  const std::int64_t shards = p.dp * p.cp;
   double tail_ms = 0;
-  const long expert_shards = std::max<long>(1, shards / p.ep);
+  const std::int64_t expert_shards = std::max<std::int64_t>(1, shards / p.ep);
   for (std::size_t i = 0; i < stages.size(); ++i) {
     const double params = stages[i].params;
     double reduce = 0, gather = 0;
@@ -243,21 +243,21 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
   est.memory = training_memory(c, o, ops, x, stages, device.memory_bytes);
   if (detailed && device.memory_bytes > 0) {
     // Memory grows with the micro-batch at a fixed number of micro-batches per step.
-    auto fits = [&](long micro) {
+    auto fits = [&](std::int64_t micro) {
       TrainingOptions trial = o;
       trial.micro_batch = micro;
       trial.global_batch = micro * p.dp * m;
       return estimate_training_memory(c, trial, device.memory_bytes).fits();
     };
-    // Bounded so that micro x dp x m stays within 32-bit counts (WebAssembly's `long`).
-    const long cap = std::min(1L << 20, (1L << 30) / std::max(1L, p.dp * m));
-    long lo = 0, hi = 1;
+    // Bounded: a short doubling search, and micro x dp x m far inside 64 bits.
+    const std::int64_t cap = std::min(std::int64_t{1} << 20, (std::int64_t{1} << 30) / std::max(std::int64_t{1}, p.dp * m));
+    std::int64_t lo = 0, hi = 1;
     while (hi <= cap && fits(hi)) {
       lo = hi;
       hi *= 2;
     }
     while (hi - lo > 1) {
-      const long mid = lo + (hi - lo) / 2;
+      const std::int64_t mid = lo + (hi - lo) / 2;
       (fits(mid) ? lo : hi) = mid;
     }
     est.max_micro_batch = lo;
@@ -280,7 +280,7 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
     est.warnings.push_back(std::string("the device has no ") + dtype_name(t) + " matrix units: products run as " +
                            dtype_name(effective_matmul_dtype(device, t)));
   if (x.vocab_padded != static_cast<double>(c.vocab))
-    est.warnings.push_back("the vocabulary is padded to " + std::to_string(static_cast<long>(x.vocab_padded)) +
+    est.warnings.push_back("the vocabulary is padded to " + std::to_string(static_cast<std::int64_t>(x.vocab_padded)) +
                            " (a multiple of 128 x tp) as Megatron-LM does");
   return est;
 }

@@ -3,6 +3,7 @@
 // per-stage forward and backward of a micro-batch (compute, recompute, exposed TP / CP / EP
 // communication, pipeline sends), the pipeline schedule over the micro-batches, the
 // data-parallel gradient reduction (ZeRO stages) and the optimizer; FLOPs, MFU, memory.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -43,8 +44,8 @@ struct TrainingEstimate {
   TransformerConfig model;
   TrainingOptions options;
   ParameterCount parameters;
-  long devices = 1;
-  long micro_batches = 1;
+  std::int64_t devices = 1;
+  std::int64_t micro_batches = 1;
   double step_ms = 0;
   StepBreakdown breakdown;
   double pipeline_ms = 0;
@@ -60,7 +61,7 @@ struct TrainingEstimate {
   double mfu = 0;
   double hfu = 0;
   TransformerMemory memory;            // the fullest stage
-  long max_micro_batch = 0;            // largest micro-batch that fits (0 = unknown or none)
+  std::int64_t max_micro_batch = 0;            // largest micro-batch that fits (0 = unknown or none)
   std::vector<OpRow> ops;
   std::vector<std::string> warnings;
 };

@@ -16,30 +16,30 @@ const std::vector<std::string>& known_fields() {
   return fields;
 }
 
-long read_long(const Json& obj, const std::string& key, const std::string& field, long low, long high) {
+std::int64_t read_integer(const Json& obj, const std::string& key, const std::string& field, std::int64_t low, std::int64_t high) {
   if (!obj.contains(key)) throw Error("is missing", "", field + "." + key);
   Dim v = read_dim(obj[key], field + "." + key, "");
   if (v < low || v > high)
     throw Error("must be an integer from " + std::to_string(low) + " to " + std::to_string(high) + ", got " +
-                    obj[key].dump(), "", field + "." + key);
-  return static_cast<long>(v);
+                    echo(obj[key]), "", field + "." + key);
+  return static_cast<std::int64_t>(v);
 }
 
-long optional_long(const Json& obj, const std::string& key, const std::string& field, long low, long high,
-                   long fallback) {
-  return obj.contains(key) && !obj[key].is_null() ? read_long(obj, key, field, low, high) : fallback;
+std::int64_t optional_integer(const Json& obj, const std::string& key, const std::string& field, std::int64_t low, std::int64_t high,
+                   std::int64_t fallback) {
+  return obj.contains(key) && !obj[key].is_null() ? read_integer(obj, key, field, low, high) : fallback;
 }
 
 bool optional_bool(const Json& obj, const std::string& key, const std::string& field, bool fallback) {
   if (!obj.contains(key) || obj[key].is_null()) return fallback;
-  if (!obj[key].is_boolean()) throw Error("must be true or false, got " + obj[key].dump(), "", field + "." + key);
+  if (!obj[key].is_boolean()) throw Error("must be true or false, got " + echo(obj[key]), "", field + "." + key);
   return obj[key].get<bool>();
 }
 
 std::string optional_string(const Json& obj, const std::string& key, const std::string& field,
                             const std::string& fallback) {
   if (!obj.contains(key) || obj[key].is_null()) return fallback;
-  if (!obj[key].is_string()) throw Error("must be a string, got " + obj[key].dump(), "", field + "." + key);
+  if (!obj[key].is_string()) throw Error("must be a string, got " + echo(obj[key]), "", field + "." + key);
   return obj[key].get<std::string>();
 }
 
@@ -71,11 +71,11 @@ MoeConfig parse_moe(const Json& m, const std::string& field) {
         it.key() != "shared_experts")
       throw Error("unknown field '" + it.key() + "'", "", field);
   MoeConfig moe;
-  moe.experts = read_long(m, "experts", field, 1, 65536);
-  moe.top_k = optional_long(m, "top_k", field, 1, moe.experts, std::min(2L, moe.experts));
-  moe.ffn_hidden = optional_long(m, "ffn_hidden", field, 1, 10000000, 0);
-  moe.every = optional_long(m, "every", field, 1, 1000, 1);
-  moe.shared_experts = optional_long(m, "shared_experts", field, 0, 64, 0);
+  moe.experts = read_integer(m, "experts", field, 1, 65536);
+  moe.top_k = optional_integer(m, "top_k", field, 1, moe.experts, std::min(std::int64_t{2}, moe.experts));
+  moe.ffn_hidden = optional_integer(m, "ffn_hidden", field, 1, 10000000, 0);
+  moe.every = optional_integer(m, "every", field, 1, 1000, 1);
+  moe.shared_experts = optional_integer(m, "shared_experts", field, 0, 64, 0);
   return moe;
 }
 
@@ -106,23 +106,23 @@ TransformerConfig transformer_config_from_json(const Json& obj, const std::strin
   }
   TransformerConfig c;
   c.name = optional_string(obj, "name", field, "transformer");
-  c.layers = read_long(obj, "layers", field, 1, 100000);
-  c.hidden = read_long(obj, "hidden", field, 1, 1000000);
-  c.heads = read_long(obj, "heads", field, 1, 100000);
-  c.kv_heads = optional_long(obj, "kv_heads", field, 1, c.heads, c.heads);
+  c.layers = read_integer(obj, "layers", field, 1, 100000);
+  c.hidden = read_integer(obj, "hidden", field, 1, 1000000);
+  c.heads = read_integer(obj, "heads", field, 1, 100000);
+  c.kv_heads = optional_integer(obj, "kv_heads", field, 1, c.heads, c.heads);
   if (c.heads % c.kv_heads != 0)
     throw Error("must divide heads (" + std::to_string(c.heads) + ")", "", field + ".kv_heads");
   if (!obj.contains("head_dim") && c.hidden % c.heads != 0)
     throw Error("hidden (" + std::to_string(c.hidden) + ") is not a multiple of heads; give head_dim", "",
                 field + ".heads");
-  c.head_dim = optional_long(obj, "head_dim", field, 1, 1000000, c.hidden / c.heads);
+  c.head_dim = optional_integer(obj, "head_dim", field, 1, 1000000, c.hidden / c.heads);
   c.activation = parse_activation(optional_string(obj, "activation", field, "gelu"), field + ".activation");
-  const long default_ffn = c.gated() ? (8 * c.hidden / 3 + 255) / 256 * 256 : 4 * c.hidden;
-  c.ffn_hidden = optional_long(obj, "ffn_hidden", field, 1, 100000000, default_ffn);
-  c.vocab = read_long(obj, "vocab", field, 1, 100000000);
-  c.seq_len = optional_long(obj, "seq_len", field, 1, 100000000, 2048);
-  c.max_positions = optional_long(obj, "max_positions", field, 1, 100000000, 0);
-  c.type_vocab = optional_long(obj, "type_vocab", field, 0, 1000000, 0);
+  const std::int64_t default_ffn = c.gated() ? (8 * c.hidden / 3 + 255) / 256 * 256 : 4 * c.hidden;
+  c.ffn_hidden = optional_integer(obj, "ffn_hidden", field, 1, 100000000, default_ffn);
+  c.vocab = read_integer(obj, "vocab", field, 1, 100000000);
+  c.seq_len = optional_integer(obj, "seq_len", field, 1, 100000000, 2048);
+  c.max_positions = optional_integer(obj, "max_positions", field, 1, 100000000, 0);
+  c.type_vocab = optional_integer(obj, "type_vocab", field, 0, 1000000, 0);
   c.norm = parse_norm(optional_string(obj, "norm", field, "layernorm"), field + ".norm");
   c.position = parse_position(optional_string(obj, "position", field, "learned"), field + ".position");
   c.tied_embeddings = optional_bool(obj, "tied_embeddings", field, true);
@@ -132,7 +132,7 @@ TransformerConfig transformer_config_from_json(const Json& obj, const std::strin
   c.encoder_head = optional_bool(obj, "encoder_head", field, false);
   if (obj.contains("dropout") && !obj["dropout"].is_null()) {
     if (!obj["dropout"].is_number())
-      throw Error("must be a number, got " + obj["dropout"].dump(), "", field + ".dropout");
+      throw Error("must be a number, got " + echo(obj["dropout"]), "", field + ".dropout");
     c.dropout = obj["dropout"].get<double>();
     if (!(c.dropout >= 0 && c.dropout < 1)) throw Error("must be in [0, 1)", "", field + ".dropout");
   }

@@ -14,26 +14,26 @@ enum class NormKind { kLayerNorm, kRmsNorm };
 enum class PositionKind { kLearned, kRotary, kNone };
 
 struct MoeConfig {
-  long experts = 0;          // 0 = dense MLP everywhere
-  long top_k = 0;            // experts each token is routed to
-  long ffn_hidden = 0;       // one expert's inner size (0 = the model's ffn_hidden)
-  long every = 1;            // an MoE MLP in every `every`-th layer (1 = all layers)
-  long shared_experts = 0;   // experts every token also passes through (DeepSeek, Qwen-MoE)
+  std::int64_t experts = 0;          // 0 = dense MLP everywhere
+  std::int64_t top_k = 0;            // experts each token is routed to
+  std::int64_t ffn_hidden = 0;       // one expert's inner size (0 = the model's ffn_hidden)
+  std::int64_t every = 1;            // an MoE MLP in every `every`-th layer (1 = all layers)
+  std::int64_t shared_experts = 0;   // experts every token also passes through (DeepSeek, Qwen-MoE)
   bool enabled() const { return experts > 0; }
 };
 
 struct TransformerConfig {
   std::string name;
-  long layers = 0;
-  long hidden = 0;
-  long heads = 0;
-  long kv_heads = 0;        // = heads for MHA, 1 for MQA, in between for GQA
-  long head_dim = 0;        // usually hidden / heads
-  long ffn_hidden = 0;      // MLP inner size (per up-projection for gated activations)
-  long vocab = 0;
-  long seq_len = 2048;      // default training sequence length (a request may override it)
-  long max_positions = 0;   // learned position table size (0 = seq_len)
-  long type_vocab = 0;      // BERT's token-type embeddings (0 = none)
+  std::int64_t layers = 0;
+  std::int64_t hidden = 0;
+  std::int64_t heads = 0;
+  std::int64_t kv_heads = 0;        // = heads for MHA, 1 for MQA, in between for GQA
+  std::int64_t head_dim = 0;        // usually hidden / heads
+  std::int64_t ffn_hidden = 0;      // MLP inner size (per up-projection for gated activations)
+  std::int64_t vocab = 0;
+  std::int64_t seq_len = 2048;      // default training sequence length (a request may override it)
+  std::int64_t max_positions = 0;   // learned position table size (0 = seq_len)
+  std::int64_t type_vocab = 0;      // BERT's token-type embeddings (0 = none)
   Activation activation = Activation::kGelu;
   NormKind norm = NormKind::kLayerNorm;
   PositionKind position = PositionKind::kLearned;
@@ -46,11 +46,11 @@ struct TransformerConfig {
   MoeConfig moe;
 
   bool gated() const { return activation == Activation::kSwiglu || activation == Activation::kGeglu; }
-  bool moe_layer(long layer) const { return moe.enabled() && (layer % moe.every) == moe.every - 1; }
-  long moe_layer_count() const { return moe.enabled() ? layers / moe.every : 0; }
-  long expert_ffn() const { return moe.ffn_hidden > 0 ? moe.ffn_hidden : ffn_hidden; }
-  long q_size() const { return heads * head_dim; }
-  long kv_size() const { return kv_heads * head_dim; }
+  bool moe_layer(std::int64_t layer) const { return moe.enabled() && (layer % moe.every) == moe.every - 1; }
+  std::int64_t moe_layer_count() const { return moe.enabled() ? layers / moe.every : 0; }
+  std::int64_t expert_ffn() const { return moe.ffn_hidden > 0 ? moe.ffn_hidden : ffn_hidden; }
+  std::int64_t q_size() const { return heads * head_dim; }
+  std::int64_t kv_size() const { return kv_heads * head_dim; }
 };
 
 // A compact config object (docs/transformer.md): {"layers", "hidden", "heads", "kv_heads",

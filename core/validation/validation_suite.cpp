@@ -59,7 +59,7 @@ Json number_or_null(double v, bool present) { return present ? Json(v) : Json();
 // Statistics over the expressible cases that ran: a case the model cannot express measures the
 // missing feature, not the model's accuracy (its error is still listed).
 Json summary_json(const std::vector<const CaseResult*>& results) {
-  long run = 0, failed = 0, expressible = 0;
+  std::int64_t run = 0, failed = 0, expressible = 0;
   std::vector<double> errors;
   for (const CaseResult* r : results) {
     if (r->ok) {
@@ -72,9 +72,9 @@ Json summary_json(const std::vector<const CaseResult*>& results) {
   }
   const ErrorStats s = error_stats(errors);
   const bool any = s.count > 0;
-  return {{"cases", static_cast<long>(results.size())}, {"run", run}, {"failed", failed}, {"expressible", expressible},
-          {"not_expressible", static_cast<long>(results.size()) - expressible},
-          {"scored", static_cast<long>(s.count)},
+  return {{"cases", static_cast<std::int64_t>(results.size())}, {"run", run}, {"failed", failed}, {"expressible", expressible},
+          {"not_expressible", static_cast<std::int64_t>(results.size()) - expressible},
+          {"scored", static_cast<std::int64_t>(s.count)},
           {"median_abs_error", number_or_null(s.median_abs, any)}, {"max_abs_error", number_or_null(s.max_abs, any)},
           {"mean_error", number_or_null(s.mean, any)}};
 }

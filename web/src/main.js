@@ -199,6 +199,7 @@ function estimateAndRender() {
   $('context').textContent = render.describe(estimate) + ', ' + (state.conv_algorithm || 'default algorithms') + '.';
   render.cards($('cards'), estimate, state);
   expectedError($('expected-error'), estimate);
+  showWarnings($('warnings'), estimate.warnings);
   const one = render.trainPlan(estimate, state)[0];
   $('summary-bar').textContent = `Step ${$('cards').querySelector('.value').textContent} · ` +
     `${render.duration(one.time_ms)} · ${render.money(one.cost)} on one ${estimate.device.name}`;
@@ -220,6 +221,12 @@ function estimateAndRender() {
     { time: $('time-chart'), speedup: $('speedup-chart'), table: $('scaling-table') });
   renderLayers();
   document.body.dataset.ready = 'true';
+}
+
+// The core's warnings (a choice it did not follow, a sweep point it left out), as text.
+function showWarnings(list, warnings = []) {
+  list.hidden = !warnings.length;
+  list.replaceChildren(...warnings.map((w) => el('li', { text: w })));
 }
 
 function renderLayers() {
