@@ -48,8 +48,9 @@ await build({ ...common, entryPoints: [join(web, 'src', 'worker.js')], format: '
   define: { 'import.meta.url': 'self.location.href' } });
 
 // One function around both: createPaleo stays private to the script, and the module's own export
-// code sees no CommonJS or AMD loader of the host page.
+// code sees no CommonJS or AMD loader of the host page, nor `fetch`: the module is inlined (a data:
+// URL), and the loader would try to fetch it first, which a page's connect-src policy blocks.
 writeFileSync(join(dist, 'paleo-embed.js'), '/* paleo-embed.js: the Paleo WebAssembly module and the <paleo-estimate> ' +
-  'element (docs/embed.md). */\n(function (module, exports, define) {\n' + readFileSync(join(wasm, 'paleo-single.js'), 'utf8') + '\n' +
+  'element (docs/embed.md). */\n(function (module, exports, define, fetch) {\n' + readFileSync(join(wasm, 'paleo-single.js'), 'utf8') + '\n' +
   readFileSync(join(web, 'embed', 'element.js'), 'utf8') + '\n})();\n');
 console.log('paleo: web/dist built');

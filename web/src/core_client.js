@@ -39,8 +39,8 @@ function compile(wasmUrl) {
 // One worker and its queue; jobs run one at a time, in order.
 class Lane {
   // start(onFail) makes a worker that will be given the module.
-  constructor(start, { stoppable }) {
-    Object.assign(this, { start, stoppable });
+  constructor(start, { stoppable, stats }) {
+    Object.assign(this, { start, stoppable, stats });
     this.queue = [];
     this.running = null;
     this.ids = 0;
@@ -104,6 +104,7 @@ class Lane {
     if (this.running && this.running.key === key && this.stoppable) {
       const job = this.running;
       this.running = null;
+      ++this.stats.stopped;
       this.spawn();
       job.reject(new Cancelled());
       this.next();
@@ -115,6 +116,7 @@ class Lane {
     const job = this.queue.shift();
     job.id = ++this.ids;
     this.running = job;
+    ++this.stats.posted;
     this.worker.postMessage(job.message(job.id));
   }
 
@@ -142,7 +144,9 @@ export class CoreClient {
         (e) => onFail('the core could not load: ' + e.message));
       return worker;
     };
-    this.lanes = { fast: new Lane(this.start, { stoppable: false }), slow: null };
+    // Jobs posted to a worker, and running jobs stopped (their worker replaced): for the tests.
+    this.stats = { posted: 0, stopped: 0 };
+    this.lanes = { fast: new Lane(this.start, { stoppable: false, stats: this.stats }), slow: null };
     this.lanes.fast.spawn();
     this.cache = new Map();
   }
@@ -150,7 +154,7 @@ export class CoreClient {
   // The slow lane starts with its first job.
   lane(name) {
     if (name === 'slow' && !this.lanes.slow) {
-      this.lanes.slow = new Lane(this.start, { stoppable: true });
+      this.lanes.slow = new Lane(this.start, { stoppable: true, stats: this.stats });
       this.lanes.slow.spawn();
     }
     return this.lanes[name];

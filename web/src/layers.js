@@ -58,21 +58,27 @@ function sortable(tableNode, rows, columns, [shareName, share], sort, onSort) {
     });
   }
   tableNode.onSortColumn = onSort;
-  const headKey = JSON.stringify([all.map(([name]) => name), sort.column, sort.descending]);
+  // The header is made once per set of columns; a sort only moves aria-sort, so the header button
+  // that was pressed keeps the keyboard focus.
+  const headKey = JSON.stringify(all.map(([name]) => name));
   let body = tableNode.tBodies[0];
   if (tableNode.dataset.head !== headKey || !body) {
     const head = el('thead', {}, el('tr', {}, all.map(([name, , numeric], i) => {
-      const dir = sort.column === i ? (sort.descending ? 'descending' : 'ascending') : null;
       const button = el('button', { type: 'button', class: 'sort', text: name, title: `Sort by ${name.toLowerCase()}` });
       button.addEventListener('click', () => tableNode.onSortColumn(i));
-      return el('th', { scope: 'col', class: numeric ? 'num' : null, 'aria-sort': dir }, button);
+      return el('th', { scope: 'col', class: numeric ? 'num' : null }, button);
     })));
-    if (tableNode.dataset.columns !== String(columns.map(([name]) => name))) body = document.createElement('tbody');
-    tableNode.replaceChildren(head, body ?? document.createElement('tbody'));
-    body = tableNode.tBodies[0];
+    body = document.createElement('tbody');
+    tableNode.replaceChildren(head, body);
     tableNode.dataset.head = headKey;
-    tableNode.dataset.columns = String(columns.map(([name]) => name));
   }
+  [...tableNode.tHead.rows[0].cells].forEach((th, i) => {
+    const dir = sort.column === i ? (sort.descending ? 'descending' : 'ascending') : null;
+    if (th.getAttribute('aria-sort') !== dir) {
+      if (dir) th.setAttribute('aria-sort', dir);
+      else th.removeAttribute('aria-sort');
+    }
+  });
   while (body.rows.length > sorted.length) body.lastElementChild.remove();
   const added = [];
   for (let i = body.rows.length; i < sorted.length; ++i) added.push(newRow(columns));

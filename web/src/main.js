@@ -261,7 +261,7 @@ const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => se
 
 // Yields to the browser (a new task) once the current one has run for `budget_ms`; resolves
 // false when a newer update started meanwhile.
-function timeSlice(budget_ms = 16) {
+function timeSlice(budget_ms = 8) {
   let since = performance.now();
   const mine = generation;
   return async () => {
@@ -283,7 +283,6 @@ function renderLayers() {
   const onSort = (column) => {
     sort = { column, descending: sort.column === column ? !sort.descending : true };
     renderLayers();
-    $('layers').querySelectorAll('th button.sort')[column].focus();
   };
   const shown = last.transformer ?? last.estimate;
   exports.layers = last.transformer ? transformerOps($('layers'), shown, sort, onSort) : cnnLayers($('layers'), shown, sort, onSort);

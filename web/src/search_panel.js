@@ -62,7 +62,7 @@ export class SearchPanel {
     });
   }
 
-  finish(run, response, onResult) {
+  async finish(run, response, onResult) {
     if (run.rendered) {  // already on screen: the estimate's update cleared only the inputs' marks
       if (!response.ok) this.markInvalid(FIELDS[response.error.field] ?? null);
       else onResult?.(response);
@@ -79,8 +79,12 @@ export class SearchPanel {
       return;
     }
     showError($('search-error'), null);
-    this.exports.search = render.search({ summary: $('search-summary'), chart: $('search-chart'), table: $('search-table') },
-      response);
+    // The summary and chart now, the table (a row per layer) in a task of its own.
+    const table = document.createElement('div');
+    this.exports.search = render.search({ summary: $('search-summary'), chart: $('search-chart'), table }, response);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (this.run !== run) return;
+    $('search-table').replaceChildren(...table.childNodes);
     const elapsed = performance.now() - run.started;  // request to table on screen (bench/browser_timing.mjs)
     this.section.dataset.ms = elapsed.toFixed(1);
     $('search-status').textContent = `Searched in ${(elapsed / 1e3).toFixed(2)} s.`;
