@@ -35,10 +35,11 @@ for (let i = 0; i < 5; ++i) {
   const seenMs = Date.now() - start;
   // The page marks its first result and the frame after it (performance.mark), on the
   // navigation's clock.
-  await page.waitForFunction(() => performance.getEntriesByName('paleo-first-result-painted').length > 0);
+  await page.waitForFunction(() => performance.getEntriesByName('paleo-first-view').length > 0);
   const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark')
     .map((m) => [m.name, m.startTime])));
-  loads.push({ painted: marks['paleo-first-result-painted'], ready: marks['paleo-module-ready'], seenMs });
+  loads.push({ painted: marks['paleo-first-result-painted'], view: marks['paleo-first-view'],
+    ready: marks['paleo-module-ready'], seenMs });
   files = [...loaded];
   await page.close();
 }
@@ -139,9 +140,9 @@ for (const f of sizes) {
 console.log('');
 console.log('figure                                   measured      target');
 console.log(`everything the page loads, gzipped      ${(gzipBytes / 1024).toFixed(0).padStart(6)} KB     <= 600 KB`);
-console.log(`first result on screen after navigation ${loadMedian('painted').toFixed(0).padStart(6)} ms     <= 500 ms (inception_v3, ` +
-  `median of ${loads.length} cold loads; core ready ${loadMedian('ready').toFixed(0)} ms; seen by the test driver ` +
-  `${loadMedian('seenMs')} ms)`);
+console.log(`first result on screen after navigation ${loadMedian('painted').toFixed(0).padStart(6)} ms     <= 500 ms (inception_v3: ` +
+  `the headline painted, median of ${loads.length} cold loads; presets from the core ${loadMedian('ready').toFixed(0)} ms; ` +
+  `every section built ${loadMedian('view').toFixed(0)} ms; seen by the test driver ${loadMedian('seenMs')} ms)`);
 console.log(`re-estimate of inception_v3 (median)    ${median(samples).toFixed(1).padStart(6)} ms     <= 5 ms (worker, core and ` +
   `rendering, median of ${runs})`);
 console.log(`  the same, an input no request uses    ${median(cached).toFixed(1).padStart(6)} ms     (price: from the cache)`);
