@@ -3,7 +3,7 @@
 // <paleo-estimate> element) and an example page that embeds it.
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const web = dirname(fileURLToPath(import.meta.url));
@@ -29,18 +29,13 @@ const glue = { name: 'paleo-glue', setup(b) {
   b.onResolve({ filter: /^\.\.\/paleo\.js$/ }, () => ({ path: join(wasm, 'paleo.js') }));
 } };
 const common = { bundle: true, minify: true, target: 'es2020', logLevel: 'warning', plugins: [glue] };
-// The page: boot.js (starts the core; loaded first) and app.js (the page's modules and uPlot),
-// sharing their modules in chunks.
+// The page: boot.js (a classic script: starts the core; runs first) and app.js (the page's
+// modules and uPlot).
 for (const old of readdirSync(dist)) if (old.startsWith('chunk-')) rmSync(join(dist, old));
-const page = await build({ ...common, entryPoints: { boot: join(web, 'src', 'boot.js'), app: join(web, 'src', 'main.js') },
-  format: 'esm', splitting: true, outdir: dist, chunkNames: 'chunk-[hash]', metafile: true });
-// The shared chunks load with boot.js, not after it: preloaded from the page's head.
-const chunks = Object.keys(page.metafile.outputs).map((path) => basename(path)).filter((name) => name.startsWith('chunk-'));
-const html = readFileSync(join(web, 'index.html'), 'utf8');
-const boot = '<script type="module" async src="boot.js"></script>';
-if (!html.includes(boot)) throw new Error('web/index.html does not load boot.js');
-writeFileSync(join(dist, 'index.html'), html.replace(boot,
-  chunks.map((name) => `<link rel="modulepreload" href="${name}">\n`).join('') + boot));
+await build({ ...common, entryPoints: [join(web, 'src', 'boot.js')], format: 'iife', outfile: join(dist, 'boot.js'),
+  define: { 'import.meta.url': 'document.currentScript.src' } });
+await build({ ...common, entryPoints: [join(web, 'src', 'main.js')], format: 'esm', outfile: join(dist, 'app.js') });
+copyFileSync(join(web, 'index.html'), join(dist, 'index.html'));
 // The worker that runs the core (with the Emscripten module's glue): a module worker, and a
 // classic one for browsers without module workers.
 await build({ ...common, entryPoints: [join(web, 'src', 'worker.js')], format: 'esm', outfile: join(dist, 'worker.js') });

@@ -180,13 +180,24 @@ export class CoreClient {
     });
   }
 
-  // Several requests in one job (a sweep), with onProgress({done, total}) after each.
-  batch(requests, { lane = 'slow', key = null, onProgress = null } = {}) {
+  // Several requests in one job (a sweep), with onProgress({done, total}) after each. The
+  // responses are parsed a few at a time, yielding to the browser in between: a sweep's answers
+  // can be megabytes.
+  async batch(requests, { lane = 'slow', key = null, onProgress = null } = {}) {
     const jsons = requests.map((r) => JSON.stringify(r));
-    return new Promise((resolve, reject) => {
-      this.lane(lane).push({ key, reject, onProgress, resolve: (data) => resolve(data.jsons.map((j) => JSON.parse(j))),
-        message: (id) => ({ type: 'batch', id, jsons }) });
+    const data = await new Promise((resolve, reject) => {
+      this.lane(lane).push({ key, reject, onProgress, resolve, message: (id) => ({ type: 'batch', id, jsons }) });
     });
+    const responses = [];
+    let since = performance.now();
+    for (const json of data.jsons) {
+      if (performance.now() - since > 8) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        since = performance.now();
+      }
+      responses.push(JSON.parse(json));
+    }
+    return responses;
   }
 
   // Stops the calls with this key, queued or running (on the slow lane).

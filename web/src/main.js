@@ -2,8 +2,7 @@
 // WebAssembly core, in Web Workers (core_client.js) -> rendering. Everything runs in the browser;
 // nothing is sent anywhere. A CNN net goes through render.js; a transformer (preset or pasted
 // config) through transformer_view.js.
-import { core, firstPresets } from './boot.js';
-import { Cancelled } from './core_client.js';
+import { core, firstPresets, isCancelled } from './core.js';
 import { AccuracySection, expectedError } from './accuracy.js';
 import { DEFAULTS, fromHash, isNumberKey, parseWorkers, requests, toHash } from './state.js';
 import { csv, download, el } from './dom.js';
@@ -150,7 +149,7 @@ async function update() {
   try {
     if (!await estimateAndRender(shown, current)) return;
   } catch (e) {
-    if (e instanceof Cancelled || !current()) return;
+    if (isCancelled(e) || !current()) return;
     unexpected(e, shown);
   }
   window.paleoLastUpdateMs = performance.now() - t0;
@@ -234,25 +233,37 @@ async function estimateAndRender(s, current) {
     performance.mark('paleo-first-result-painted');
   }
   if (!await slice()) return false;
+  // A section whose response is the one on screen (the cache returns the same object) stays.
   $('compare').hidden = !(compare && compare.ok);
-  if (compare && compare.ok) {
+  if (compare && compare.ok && changed('compare', estimate, compare, s.dataset, s.epochs, s.price)) {
     exports.compare = render.compare({ table: $('compare-table'), summary: $('compare-summary') }, estimate, compare, s);
   }
   $('cluster-section').hidden = !estimate.cluster;
-  if (estimate.cluster) {
+  if (estimate.cluster && changed('cluster', estimate, document.documentElement.dataset.scheme)) {
     render.cluster({ summary: $('cluster-summary'), bars: $('cluster-bars'), memory: $('memory-bar'), chart: $('node-chart') },
       estimate.cluster);
   }
   if (!await slice()) return false;
-  exports.scaling = render.scaling(estimate.simulation ?? null,
-    { time: $('time-chart'), speedup: $('speedup-chart'), table: $('scaling-table') });
+  if (changed('scaling', estimate, document.documentElement.dataset.scheme)) {
+    exports.scaling = render.scaling(estimate.simulation ?? null,
+      { time: $('time-chart'), speedup: $('speedup-chart'), table: $('scaling-table') });
+  }
   if (!await slice()) return false;
-  renderLayers();
+  if (changed('layers', estimate, sort)) renderLayers();
   // The search runs on its own (slow) lane; its result joins `last` when it comes.
   search.show(reqs.search, (response) => {
     last.search = response;
   });
   document.body.dataset.ready = 'true';
+  return true;
+}
+
+// Whether a section's inputs differ from those it was last rendered with (compared by identity).
+const renderedWith = new Map();
+function changed(section, ...inputs) {
+  const before = renderedWith.get(section);
+  if (before && before.length === inputs.length && before.every((v, i) => v === inputs[i])) return false;
+  renderedWith.set(section, inputs);
   return true;
 }
 
@@ -277,6 +288,7 @@ function setMode(mode) {
   if (document.body.dataset.mode === mode) return;
   document.body.dataset.mode = mode;
   sort = { column: null, descending: false };
+  renderedWith.clear();  // the layer table showed the other mode's rows
 }
 
 function renderLayers() {

@@ -2,7 +2,7 @@
 // with a progress line and a Stop button meanwhile; the next input change that alters the search
 // request cancels it, and one that does not (a chart option, the price, another section) keeps
 // what is running or shown. section[data-state]: running, done, failed or stopped.
-import { Cancelled } from './core_client.js';
+import { isCancelled } from './core.js';
 import { showError } from './errors.js';
 import * as render from './render.js';
 
@@ -56,7 +56,7 @@ export class SearchPanel {
       run.response = response;
       this.finish(run, response, run.onResult);
     }, (e) => {
-      if (e instanceof Cancelled || this.run !== run) return;
+      if (isCancelled(e) || this.run !== run) return;
       run.response = { ok: false, error: { message: String(e && e.message ? e.message : e), layer: '', field: '' } };
       this.finish(run, run.response, run.onResult);
     });

@@ -1,7 +1,7 @@
 // The transformer part of the page: one estimate per input change (cards, warnings, step and
 // memory bars, time and cost), its errors next to the input they name, and the planner panel.
 import { expectedError } from './accuracy.js';
-import { Cancelled } from './core_client.js';
+import { isCancelled } from './core.js';
 import { memoryBar, stepBar } from './bars.js';
 import { clearFieldError, showError, showFieldError } from './errors.js';
 import { renderPlan } from './planner.js';
@@ -114,7 +114,7 @@ export class TransformerView {
       try {
         response = await this.call(request, { lane: 'slow', key: 'plan' });
       } catch (e) {
-        if (e instanceof Cancelled) {
+        if (isCancelled(e)) {
           if (this.planning === planning) $('plan-status').textContent = 'Cancelled: the inputs changed.';
           return;
         }
