@@ -1,7 +1,7 @@
 // Hostile and oversized requests (docs/api.md, "Limits"): each is a clear error naming the field,
 // given before the work it bounds starts, as valid and short JSON; never a crash, a wrapped count,
 // a hang or a response that cannot be printed. The WebAssembly build answers the same requests in
-// tests/web/safety.test.mjs.
+// tests/web/wasm_safety.test.mjs.
 #include <catch2/catch.hpp>
 
 #include <cstdint>

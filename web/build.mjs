@@ -1,7 +1,8 @@
-// Builds web/dist/: the page (bundled with esbuild), the WebAssembly module from build/wasm, and
-// paleo-embed.js (the single-file module plus the <paleo-estimate> element).
+// Builds web/dist/: the page (bundled with esbuild), its worker (the WebAssembly module's glue
+// included), the module itself from build/wasm, paleo-embed.js (the single-file module plus the
+// <paleo-estimate> element) and an example page that embeds it.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,29 +18,34 @@ for (const file of ['paleo.js', 'paleo.wasm', 'paleo-single.js']) {
   }
 }
 mkdirSync(dist, { recursive: true });
-copyFileSync(join(wasm, 'paleo.js'), join(dist, 'paleo.js'));
+rmSync(join(dist, 'paleo.js'), { force: true });  // bundled into the workers since they run the core
 copyFileSync(join(wasm, 'paleo.wasm'), join(dist, 'paleo.wasm'));
-copyFileSync(join(web, 'index.html'), join(dist, 'index.html'));
+copyFileSync(join(web, 'embed', 'example.html'), join(dist, 'embed-example.html'));
 copyFileSync(join(web, 'styles.css'), join(dist, 'styles.css'));
 copyFileSync(join(root, 'node_modules', 'uplot', 'dist', 'uPlot.min.css'), join(dist, 'uPlot.min.css'));
 
-await build({
-  entryPoints: [join(web, 'src', 'main.js')],
-  bundle: true,
-  format: 'esm',
-  minify: true,
-  target: 'es2020',
-  outfile: join(dist, 'app.js'),
-  external: ['../paleo.js'],
-  logLevel: 'warning',
-});
-// The bundle imports the module next to it.
-const app = readFileSync(join(dist, 'app.js'), 'utf8').replaceAll('"../paleo.js"', '"./paleo.js"');
-writeFileSync(join(dist, 'app.js'), app);
+// The sources import the Emscripten glue as '../paleo.js': it is the build's.
+const glue = { name: 'paleo-glue', setup(b) {
+  b.onResolve({ filter: /^\.\.\/paleo\.js$/ }, () => ({ path: join(wasm, 'paleo.js') }));
+} };
+const common = { bundle: true, minify: true, target: 'es2020', logLevel: 'warning', plugins: [glue] };
+// The page: boot.js (a classic script: starts the core; runs first) and app.js (the page's
+// modules and uPlot).
+for (const old of readdirSync(dist)) if (old.startsWith('chunk-')) rmSync(join(dist, old));
+await build({ ...common, entryPoints: [join(web, 'src', 'boot.js')], format: 'iife', outfile: join(dist, 'boot.js'),
+  define: { 'import.meta.url': 'document.currentScript.src' } });
+await build({ ...common, entryPoints: [join(web, 'src', 'main.js')], format: 'esm', outfile: join(dist, 'app.js') });
+copyFileSync(join(web, 'index.html'), join(dist, 'index.html'));
+// The worker that runs the core (with the Emscripten module's glue): a module worker, and a
+// classic one for browsers without module workers.
+await build({ ...common, entryPoints: [join(web, 'src', 'worker.js')], format: 'esm', outfile: join(dist, 'worker.js') });
+await build({ ...common, entryPoints: [join(web, 'src', 'worker.js')], format: 'iife', outfile: join(dist, 'worker-classic.js'),
+  define: { 'import.meta.url': 'self.location.href' } });
 
 // One function around both: createPaleo stays private to the script, and the module's own export
-// code sees no CommonJS or AMD loader of the host page.
+// code sees no CommonJS or AMD loader of the host page, nor `fetch`: the module is inlined (a data:
+// URL), and the loader would try to fetch it first, which a page's connect-src policy blocks.
 writeFileSync(join(dist, 'paleo-embed.js'), '/* paleo-embed.js: the Paleo WebAssembly module and the <paleo-estimate> ' +
-  'element (docs/embed.md). */\n(function (module, exports, define) {\n' + readFileSync(join(wasm, 'paleo-single.js'), 'utf8') + '\n' +
+  'element (docs/embed.md). */\n(function (module, exports, define, fetch) {\n' + readFileSync(join(wasm, 'paleo-single.js'), 'utf8') + '\n' +
   readFileSync(join(web, 'embed', 'element.js'), 'utf8') + '\n})();\n');
 console.log('paleo: web/dist built');

@@ -20,20 +20,25 @@ for (const [path, how] of [[cli, 'scripts/build.sh native'], [singleFileModule, 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm',
   '.json': 'application/json' };
 
-// Serves `directory`; extra maps a path to a body (for test pages).
-export async function serve(directory, extra = {}) {
+// The Content-Security-Policy the page's meta tag sets, as docs/web.md gives it for servers (a
+// header can add what a meta tag cannot: frame-ancestors).
+export const CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; " +
+  "style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; object-src 'none'";
+
+// Serves `directory`; extra maps a path to a body (for test pages); headers go with every response.
+export async function serve(directory, extra = {}, headers = {}) {
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     try {
       if (extra[path]) {
-        res.writeHead(200, { 'content-type': 'text/html' });
+        res.writeHead(200, { 'content-type': 'text/html', ...headers });
         res.end(extra[path]);
         return;
       }
       const file = normalize(join(directory, path === '/' ? 'index.html' : path));
       if (!file.startsWith(directory)) throw new Error('outside');
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', ...headers });
       res.end(body);
     } catch {
       res.writeHead(404);

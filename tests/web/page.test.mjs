@@ -225,6 +225,7 @@ test('the cluster model shows every collective with and without overlap, and mem
 
 test('the layer-wise search for AlexNet on 16 GPUs (4 x 4) equals the CLI\'s', async () => {
   const page = await open('#net=alex_v2&batch_size=32&search_on=1&search_devices=16&search_per_node=4');
+  await page.waitForSelector('#search-section[data-state=done]');
   assert.equal(await page.locator('#search-section').isVisible(), true);
   const cli = cliApi({ command: 'search', net: 'alex_v2', device: 'TITAN_X', profile: 'paleo2026',
     batch_size: 32, devices: 16, devices_per_node: 4 });

@@ -8,6 +8,19 @@
   let modulePromise = null;
   const load = () => (modulePromise ??= createPaleo());
 
+  // The core's response; anything the module throws (a RangeError for a request nested too deep)
+  // is an error response, and the next estimate gets a fresh module: a throw can leave the
+  // module's own stack half unwound.
+  async function estimate(request) {
+    const paleo = await load();
+    try {
+      return JSON.parse(paleo.handle(JSON.stringify(request)));
+    } catch (e) {
+      modulePromise = null;
+      return { ok: false, error: { message: String((e && e.message) || e), layer: '', field: '' } };
+    }
+  }
+
   const ATTRIBUTES = ['net', 'device', 'network', 'batch', 'workers', 'scaling', 'ppp-comp', 'ppp-comm', 'parallel', 'profile'];
   const SCHEMES = ['OneToAll', 'TreeAllReduce', 'ButterflyAllReduce', 'ButterflyMixing'];
 
@@ -25,6 +38,21 @@
     .error { color: #b42318; }
     /* Colours follow the host page (currentColor); borders are a grey that reads on light and dark. */
     @media (prefers-color-scheme: dark) { .error { color: #e5534b; } }`;
+
+  // One constructed style sheet shared by every element: no <style> element, so a page whose
+  // Content-Security-Policy forbids inline styles shows the element as designed.
+  let sheet = null;
+  function adoptStyle(root) {
+    if (!('adoptedStyleSheets' in Document.prototype) || !('replaceSync' in CSSStyleSheet.prototype)) {
+      return [node('style', STYLE)];
+    }
+    if (!sheet) {
+      sheet = new CSSStyleSheet();
+      sheet.replaceSync(STYLE);
+    }
+    root.adoptedStyleSheets = [sheet];
+    return [];
+  }
 
   const fmt = (v) => (v === 0 ? '0' : Math.abs(v) >= 100 ? v.toFixed(1) : Math.abs(v) >= 1 ? v.toFixed(3) : v.toPrecision(3));
 
@@ -79,15 +107,14 @@
     async render() {
       let response;
       try {
-        const paleo = await load();
-        response = JSON.parse(paleo.handle(JSON.stringify(this.request())));
+        response = await estimate(this.request());
       } catch (e) {
         response = { ok: false, error: { message: String((e && e.message) || e), layer: '', field: '' } };
       }
       this.result = response;
-      const style = node('style', STYLE);
+      const style = adoptStyle(this.shadowRoot);
       if (!response.ok) {
-        this.shadowRoot.replaceChildren(style, node('div', 'Paleo: ' + response.error.message, 'error'));
+        this.shadowRoot.replaceChildren(...style, node('div', 'Paleo: ' + response.error.message, 'error'));
         this.dispatchEvent(new CustomEvent('paleo-error', { detail: response.error.message, bubbles: true, composed: true }));
         return;
       }
@@ -120,7 +147,7 @@
       } else if (sim && sim.parallel === 'hybrid') {
         row('Hybrid iteration', fmt(sim.iteration_ms) + ' ms');
       }
-      this.shadowRoot.replaceChildren(style,
+      this.shadowRoot.replaceChildren(...style,
         node('div', response.net.name, 'title'),
         node('div', `batch ${response.net.batch_size} on ${response.device.name}, ${response.network.name}, ` +
           `PPP ${response.ppp_comp} / ${response.ppp_comm} · Paleo`, 'sub'),

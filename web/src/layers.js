@@ -26,6 +26,26 @@ const OP_COLUMNS = [
   ['Activations', (o) => o.activation_bytes, true, (o) => bytes(o.activation_bytes)],
 ];
 
+// Sets a node's text only when it changed: a re-estimate of the same net then touches only the
+// numbers that moved, and the browser lays out little more than those.
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+function newRow(columns) {
+  const tr = document.createElement('tr');
+  columns.forEach(([, , numeric], i) => {
+    const cell = document.createElement(i === 0 ? 'th' : 'td');
+    if (i === 0) cell.scope = 'row';
+    if (numeric) cell.className = 'num';
+    tr.append(cell);
+  });
+  tr.append(el('td', { class: 'share' }, [el('span', { class: 'bar' }), el('span', { class: 'pct' })]));
+  return tr;
+}
+
+// The table's header is rebuilt only when its columns or sort change; its rows are kept and
+// updated in place (added or removed when the count changes).
 function sortable(tableNode, rows, columns, [shareName, share], sort, onSort) {
   const all = [...columns, [shareName, share, true]];
   const sorted = rows.slice();
@@ -37,29 +57,41 @@ function sortable(tableNode, rows, columns, [shareName, share], sort, onSort) {
       return sort.descending ? -c : c;
     });
   }
-  const head = el('thead', {}, el('tr', {}, all.map(([name, , numeric], i) => {
-    const dir = sort.column === i ? (sort.descending ? 'descending' : 'ascending') : null;
-    const button = el('button', { type: 'button', class: 'sort', text: name, title: `Sort by ${name.toLowerCase()}` });
-    button.addEventListener('click', () => onSort(i));
-    return el('th', { scope: 'col', class: numeric ? 'num' : null, 'aria-sort': dir }, button);
-  })));
-  const body = document.createElement('tbody');
-  for (const row of sorted) {
-    const tr = document.createElement('tr');
-    columns.forEach(([, , numeric, text], i) => {
-      const cell = document.createElement(i === 0 ? 'th' : 'td');
-      if (i === 0) cell.scope = 'row';
-      if (numeric) cell.className = 'num';
-      cell.textContent = text(row);
-      tr.append(cell);
-    });
-    const fraction = share(row);
-    const bar = el('span', { class: 'bar' });
-    bar.style.width = (fraction * 100).toFixed(2) + '%';
-    tr.append(el('td', { class: 'share' }, [bar, el('span', { class: 'pct', text: (fraction * 100).toFixed(1) + '%' })]));
-    body.append(tr);
+  tableNode.onSortColumn = onSort;
+  // The header is made once per set of columns; a sort only moves aria-sort, so the header button
+  // that was pressed keeps the keyboard focus.
+  const headKey = JSON.stringify(all.map(([name]) => name));
+  let body = tableNode.tBodies[0];
+  if (tableNode.dataset.head !== headKey || !body) {
+    const head = el('thead', {}, el('tr', {}, all.map(([name, , numeric], i) => {
+      const button = el('button', { type: 'button', class: 'sort', text: name, title: `Sort by ${name.toLowerCase()}` });
+      button.addEventListener('click', () => tableNode.onSortColumn(i));
+      return el('th', { scope: 'col', class: numeric ? 'num' : null }, button);
+    })));
+    body = document.createElement('tbody');
+    tableNode.replaceChildren(head, body);
+    tableNode.dataset.head = headKey;
   }
-  tableNode.replaceChildren(head, body);
+  [...tableNode.tHead.rows[0].cells].forEach((th, i) => {
+    const dir = sort.column === i ? (sort.descending ? 'descending' : 'ascending') : null;
+    if (th.getAttribute('aria-sort') !== dir) {
+      if (dir) th.setAttribute('aria-sort', dir);
+      else th.removeAttribute('aria-sort');
+    }
+  });
+  while (body.rows.length > sorted.length) body.lastElementChild.remove();
+  const added = [];
+  for (let i = body.rows.length; i < sorted.length; ++i) added.push(newRow(columns));
+  body.append(...added);
+  sorted.forEach((row, r) => {
+    const cells = body.rows[r].cells;
+    columns.forEach(([, , , text], i) => setText(cells[i], text(row)));
+    const fraction = share(row);
+    const shareCell = cells[columns.length];
+    const width = (fraction * 100).toFixed(2) + '%';
+    if (shareCell.firstChild.style.width !== width) shareCell.firstChild.style.width = width;
+    setText(shareCell.lastChild, (fraction * 100).toFixed(1) + '%');
+  });
 }
 
 export function cnnLayers(tableNode, e, sort, onSort) {

@@ -1,19 +1,21 @@
 // The estimator page: inputs -> state (kept in the URL hash) -> request documents -> the
-// WebAssembly core -> rendering. Everything runs here; nothing is sent anywhere. A CNN net goes
-// through render.js; a transformer (preset or pasted config) through transformer_view.js.
-import createPaleo from '../paleo.js';
+// WebAssembly core, in Web Workers (core_client.js) -> rendering. Everything runs in the browser;
+// nothing is sent anywhere. A CNN net goes through render.js; a transformer (preset or pasted
+// config) through transformer_view.js.
+import { core, firstPresets, isCancelled } from './core.js';
 import { AccuracySection, expectedError } from './accuracy.js';
 import { DEFAULTS, fromHash, isNumberKey, parseWorkers, requests, toHash } from './state.js';
 import { csv, download, el } from './dom.js';
+import { embedSnippet } from './embed_snippet.js';
 import { resizeCharts } from './charts.js';
 import { showError } from './errors.js';
+import { SearchPanel } from './search_panel.js';
 import { cnnLayers, transformerOps } from './layers.js';
 import * as render from './render.js';
 import { startingLayout } from './transformer_defaults.js';
 import { TransformerView } from './transformer_view.js';
 
 const $ = (id) => document.getElementById(id);
-let paleo = null;
 let presets = null;
 let state = fromHash(location.hash);
 let last = null;                      // {requests, estimate, compare, search}
@@ -23,13 +25,14 @@ let updates = 0;
 let transformerKeys = new Set();
 let view = null;                      // the transformer part of the page
 let accuracy = null;                  // "How accurate is it?" (the validation suite)
+let search = null;                    // the layer-wise search, run on the slow lane
+let generation = 0;                   // counts updates: an answer for an older one is not shown
 
 // A pasted config makes a transformer; a pasted CNN spec a CNN; else the preset decides.
 const isTransformer = (s) => (s.config.trim() ? true : s.spec.trim() ? false : transformerKeys.has(s.net));
 
-function call(request) {
-  return JSON.parse(paleo.handle(JSON.stringify(request)));
-}
+// The core's response to a request (a promise); options: core_client.js.
+const call = (request, options) => core.call(request, options);
 
 function fill(select, entries) {
   const keep = [...select.options].filter((o) => o.dataset.keep !== undefined || o.value === '');
@@ -43,8 +46,7 @@ function fill(select, entries) {
   select.replaceChildren(...options);
 }
 
-function populate() {
-  presets = call({ command: 'presets' });
+function populate(version) {
   const devices = presets.devices.map((d) => [d.key, d.name]);
   const networks = presets.networks.map((n) => [n.key, `${n.name} (${n.bandwidth_gbit_per_s} Gb/s)`]);
   const software = presets.software.map((s) => [s.key, `${s.name} (${s.ppp_comp} / ${s.ppp_comm})`]);
@@ -64,7 +66,7 @@ function populate() {
   $('price_preset').replaceChildren();
   fill($('price_preset'), [['', 'by hand'], ...presets.prices.map((p) =>
     [p.key, `${p.name}: $${p.usd_per_device_hour} (${p.date})`])]);
-  $('version').textContent = 'Version ' + paleo.version() + '.';
+  $('version').textContent = 'Version ' + version + '.';
 }
 
 // CNN presets, then the transformers in their own group by year and size, with their names.
@@ -137,90 +139,157 @@ function failed(error, fromSpec) {
   $('results').classList.add('stale');
 }
 
-// Timed for bench/browser_timing.mjs: one re-estimate, core calls and rendering.
-function update() {
+// Timed for bench/browser_timing.mjs: one re-estimate, from the request to the result on
+// screen (worker round trip, core and rendering). An update overtaken by a newer one shows nothing.
+async function update() {
+  const mine = ++generation;
+  const current = () => mine === generation;
   const t0 = performance.now();
-  estimateAndRender();
+  const shown = state;
+  try {
+    if (!await estimateAndRender(shown, current)) return;
+  } catch (e) {
+    if (isCancelled(e) || !current()) return;
+    unexpected(e, shown);
+  }
   window.paleoLastUpdateMs = performance.now() - t0;
   document.body.dataset.updates = String(++updates);
 }
 
-function estimateAndRender() {
-  const mode = isTransformer(state) ? 'transformer' : 'cnn';
-  if (document.body.dataset.mode !== mode) {
-    document.body.dataset.mode = mode;
-    sort = { column: null, descending: false };
-  }
+// Anything else that goes wrong (the core stopped, a spec too deep to serialise) shows as an
+// error next to the pasted spec or config, or above the results: the page stays alive.
+function unexpected(e, s) {
+  const error = { message: String(e && e.message ? e.message : e), layer: '', field: '' };
+  if (isTransformer(s)) view.failed({ ...error, field: s.config.trim() ? 'net' : '' }, s);
+  else failed(error, Boolean(s.spec.trim()));
+}
+
+// Renders the estimate of state `s`; false when a newer update overtook it (nothing shown).
+async function estimateAndRender(s, current) {
+  const mode = isTransformer(s) ? 'transformer' : 'cnn';
   if (mode === 'transformer') {
-    const result = view.update(state);
+    search.stop();
+    const result = await view.update(s, current);
+    if (!current()) return false;
+    setMode(mode);
     if (result) {
       last = result;
       window.paleoResult = last;
       renderLayers();
       document.body.dataset.ready = 'true';
+      if (!performance.getEntriesByName('paleo-first-result').length) {
+        performance.mark('paleo-first-result');
+        afterPaint().then(() => performance.mark('paleo-first-result-painted'));
+      }
     }
-    return;
+    return true;
   }
-  view.clear();
   let reqs;
   try {
-    reqs = requests(state);
+    reqs = requests(s);
   } catch (e) {
+    setMode(mode);
+    view.clear();
     failed({ message: 'malformed JSON: ' + e.message, layer: '', field: 'spec' }, true);
-    return;
+    return true;
   }
-  const estimate = call(reqs.estimate);
+  const [estimate, compare] = await Promise.all([call(reqs.estimate, { key: 'estimate' }),
+    reqs.compare ? call(reqs.compare, { key: 'compare' }) : null]);
+  if (!current()) return false;
+  const slice = timeSlice();
+  setMode(mode);
+  view.clear();
   if (!estimate.ok) {
     const e = estimate.error;
-    failed(e, Boolean(state.spec.trim()) && (Boolean(e.layer) || SPEC_FIELDS.has(e.field) || !$(e.field)));
-    return;
+    search.stop();
+    failed(e, Boolean(s.spec.trim()) && (Boolean(e.layer) || SPEC_FIELDS.has(e.field) || !$(e.field)));
+    return true;
   }
-  const compare = reqs.compare ? call(reqs.compare) : null;
-  const search = reqs.search ? call(reqs.search) : null;
-  last = { requests: reqs, estimate, compare, search };
+  last = { requests: reqs, estimate, compare, search: null };
   window.paleoResult = last;
   showError($('spec-error'), null);
-  // Errors of configuration B and of the search name their own inputs.
+  // Errors of configuration B name their own inputs (the search's: search_panel.js).
   const B_FIELDS = { batch_size: 'b_batch', device: 'b_device', network: 'b_network', software: 'b_software' };
-  let secondary = null, invalid = null;
-  if (compare && !compare.ok) {
-    secondary = [compare.error, 'Configuration B: '];
-    invalid = B_FIELDS[compare.error.field] ?? null;
-  } else if (search && !search.ok) {
-    secondary = [search.error, 'Layer-wise search: '];
-    invalid = { devices: 'search_devices', devices_per_node: 'search_per_node' }[search.error.field] ?? null;
-  }
-  showError($('error'), ...(secondary ?? [null]));
-  markInvalid(invalid);
+  const compareError = compare && !compare.ok ? compare.error : null;
+  showError($('error'), compareError, 'Configuration B: ');
+  markInvalid(compareError ? B_FIELDS[compareError.field] ?? null : null);
   $('results').classList.remove('stale');
 
-  $('net-info').textContent = `${state.spec.trim() ? 'Pasted spec' : 'Preset'} “${estimate.net.name}”: ` +
+  $('net-info').textContent = `${s.spec.trim() ? 'Pasted spec' : 'Preset'} “${estimate.net.name}”: ` +
     `${estimate.net.layer_count} layers, batch ${estimate.net.batch_size}.`;
-  $('context').textContent = render.describe(estimate) + ', ' + (state.conv_algorithm || 'default algorithms') + '.';
-  render.cards($('cards'), estimate, state);
+  $('context').textContent = render.describe(estimate) + ', ' + (s.conv_algorithm || 'default algorithms') + '.';
+  render.cards($('cards'), estimate, s);
   expectedError($('expected-error'), estimate);
   showWarnings($('warnings'), estimate.warnings);
-  const one = render.trainPlan(estimate, state)[0];
+  const one = render.trainPlan(estimate, s)[0];
   $('summary-bar').textContent = `Step ${$('cards').querySelector('.value').textContent} · ` +
     `${render.duration(one.time_ms)} · ${render.money(one.cost)} on one ${estimate.device.name}`;
-  exports.training = render.training({ summary: $('train-summary'), table: $('train-table') }, estimate, state);
+  exports.training = render.training({ summary: $('train-summary'), table: $('train-table') }, estimate, s);
+  // The headline is on screen; the rest follows, yielding to the browser between parts when the
+  // task grows long (no main-thread task over 50 ms). The first time, the headline is painted
+  // before the rest is built (bench/browser_timing.mjs times both).
+  if (!performance.getEntriesByName('paleo-first-result').length) {
+    performance.mark('paleo-first-result');
+    await afterPaint();
+    performance.mark('paleo-first-result-painted');
+  }
+  if (!await slice()) return false;
+  // A section whose response is the one on screen (the cache returns the same object) stays.
   $('compare').hidden = !(compare && compare.ok);
-  if (compare && compare.ok) {
-    exports.compare = render.compare({ table: $('compare-table'), summary: $('compare-summary') }, estimate, compare, state);
+  if (compare && compare.ok && changed('compare', estimate, compare, s.dataset, s.epochs, s.price)) {
+    exports.compare = render.compare({ table: $('compare-table'), summary: $('compare-summary') }, estimate, compare, s);
   }
   $('cluster-section').hidden = !estimate.cluster;
-  if (estimate.cluster) {
+  if (estimate.cluster && changed('cluster', estimate, document.documentElement.dataset.scheme)) {
     render.cluster({ summary: $('cluster-summary'), bars: $('cluster-bars'), memory: $('memory-bar'), chart: $('node-chart') },
       estimate.cluster);
   }
-  $('search-section').hidden = !(search && search.ok);
-  if (search && search.ok) {
-    exports.search = render.search({ summary: $('search-summary'), chart: $('search-chart'), table: $('search-table') }, search);
+  if (!await slice()) return false;
+  if (changed('scaling', estimate, document.documentElement.dataset.scheme)) {
+    exports.scaling = render.scaling(estimate.simulation ?? null,
+      { time: $('time-chart'), speedup: $('speedup-chart'), table: $('scaling-table') });
   }
-  exports.scaling = render.scaling(estimate.simulation ?? null,
-    { time: $('time-chart'), speedup: $('speedup-chart'), table: $('scaling-table') });
-  renderLayers();
+  if (!await slice()) return false;
+  if (changed('layers', estimate, sort)) renderLayers();
+  // The search runs on its own (slow) lane; its result joins `last` when it comes.
+  search.show(reqs.search, (response) => {
+    last.search = response;
+  });
   document.body.dataset.ready = 'true';
+  return true;
+}
+
+// Whether a section's inputs differ from those it was last rendered with (compared by identity).
+const renderedWith = new Map();
+function changed(section, ...inputs) {
+  const before = renderedWith.get(section);
+  if (before && before.length === inputs.length && before.every((v, i) => v === inputs[i])) return false;
+  renderedWith.set(section, inputs);
+  return true;
+}
+
+// Resolves in the task after the next frame: what was rendered before is then on screen.
+const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+
+// Yields to the browser (a new task) once the current one has run for `budget_ms`; resolves
+// false when a newer update started meanwhile.
+function timeSlice(budget_ms = 8) {
+  let since = performance.now();
+  const mine = generation;
+  return async () => {
+    if (performance.now() - since > budget_ms) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      since = performance.now();
+    }
+    return mine === generation;
+  };
+}
+
+function setMode(mode) {
+  if (document.body.dataset.mode === mode) return;
+  document.body.dataset.mode = mode;
+  sort = { column: null, descending: false };
+  renderedWith.clear();  // the layer table showed the other mode's rows
 }
 
 // The core's warnings (a choice it did not follow, a sweep point it left out), as text.
@@ -233,7 +302,6 @@ function renderLayers() {
   const onSort = (column) => {
     sort = { column, descending: sort.column === column ? !sort.descending : true };
     renderLayers();
-    $('layers').querySelectorAll('th button.sort')[column].focus();
   };
   const shown = last.transformer ?? last.estimate;
   exports.layers = last.transformer ? transformerOps($('layers'), shown, sort, onSort) : cnnLayers($('layers'), shown, sort, onSort);
@@ -242,9 +310,11 @@ function renderLayers() {
 }
 
 let timer = null;
-function onInput(event) {
+let inputs = 0;  // counts input events: a starting layout computed for an older one is dropped
+async function onInput(event) {
   const id = event.target.id;
   if (id === 'spec-file' || id === 'config-file') return;
+  const mine = ++inputs;
   const wasTransformer = isTransformer(state);
   state = readForm();
   if (id === 'software' && state.software && state.software !== 'hand') {
@@ -274,12 +344,23 @@ function onInput(event) {
   }
   // Picking a transformer preset, or pasting a config after a CNN, starts from a layout that fits.
   const starts = isTransformer(state) && (id === 'net' || (id === 'config' && !wasTransformer));
-  if (starts) state = startingLayout(call, state, { hardware: !wasTransformer, prices: presets.prices });
+  if (starts) {
+    const next = await startingLayout(call, state, { hardware: !wasTransformer, prices: presets.prices });
+    if (mine !== inputs) return;
+    state = next;
+  }
   if (['software', 'ppp_comp', 'ppp_comm', 'price_preset', 'price', 'net', 't_cluster'].includes(id) || starts ||
       event.target.type === 'checkbox' || id === 'parallel') writeForm();
   history.replaceState(null, '', toHash(state));
+  schedule(event.type === 'input' && /^(text|number|textarea)/.test(event.target.type) ? 60 : 0);
+}
+
+// Typing waits for a pause (60 ms); a pick or a click updates at once. What is on screen for
+// older inputs stays, greyed out by nothing: the next result replaces it.
+function schedule(delay) {
+  ++generation;  // an answer for the inputs before this one is not shown
   clearTimeout(timer);
-  timer = setTimeout(update, 60);
+  timer = setTimeout(update, delay);
 }
 
 function status(text) {
@@ -297,7 +378,8 @@ async function copy(text, what) {
   }
 }
 
-function embedSnippet() {
+// The <paleo-estimate> markup for the current configuration (built with DOM APIs: embed_snippet.js).
+function currentEmbedSnippet() {
   const sw = state.software && state.software !== 'hand' && softwarePreset(state.software);
   const ppp = state.software !== '';  // the era of the device is the element's default too
   const attrs = [['net', state.net], ['device', state.device], ['network', state.network],
@@ -305,33 +387,36 @@ function embedSnippet() {
     ['ppp-comp', !ppp ? '' : sw ? sw.ppp_comp : state.ppp_comp], ['ppp-comm', !ppp ? '' : sw ? sw.ppp_comm : state.ppp_comm],
     ['parallel', state.parallel], ['profile', state.profile === DEFAULTS.profile ? '' : state.profile]]
     .filter(([, v]) => v !== '' && v != null);
-  const script = new URL('paleo-embed.js', location.href).href;
-  return `<script src="${script}"></script>\n<paleo-estimate ` + attrs.map(([k, v]) => `${k}="${v}"`).join(' ') +
-    '></paleo-estimate>';
+  return embedSnippet(new URL('paleo-embed.js', location.href).href, attrs);
 }
 
 async function start() {
   performance.mark('paleo-start');
-  paleo = await createPaleo();
+  const [presetsResponse, versionResponse] = await Promise.all([firstPresets, call({ command: 'version' })]);
+  if (!presetsResponse.ok) throw new Error(presetsResponse.error.message);
+  presets = presetsResponse;
   performance.mark('paleo-module-ready');
-  populate();
+  populate(versionResponse.version);
   performance.mark('paleo-presets-ready');
   accuracy = new AccuracySection({ call, exports });
-  view = new TransformerView({ call, status, exports, getState: () => state, setLayout: (layout) => {
-    state = { ...state, ...layout };
-    writeForm();
-    history.replaceState(null, '', toHash(state));
-    update();
-  } });
+  search = new SearchPanel({ call, cancel: (key) => core.cancel(key), exports,
+    markInvalid: (id) => id && $(id)?.setAttribute('aria-invalid', 'true') });
+  view = new TransformerView({ call, cancel: (key) => core.cancel(key), status, exports, getState: () => state,
+    setLayout: (layout) => {
+      state = { ...state, ...layout };
+      writeForm();
+      history.replaceState(null, '', toHash(state));
+      schedule(0);
+    } });
   // A hand-written link naming only a transformer gets the layout its pick would give.
   const given = new URLSearchParams(location.hash.replace(/^#/, ''));
   if (isTransformer(state) && !given.has('device') && !given.has('tp')) {
-    state = startingLayout(call, state, { hardware: true, prices: presets.prices });
+    state = await startingLayout(call, state, { hardware: true, prices: presets.prices });
     history.replaceState(null, '', toHash(state));
   }
   writeForm();
+  // Every control fires `input` (selects and checkboxes too); `change` would repeat it.
   $('inputs').addEventListener('input', onInput);
-  $('inputs').addEventListener('change', onInput);
   $('inputs').addEventListener('submit', (e) => e.preventDefault());
   $('spec-file').addEventListener('change', async (e) => {
     const file = e.target.files[0];
@@ -359,7 +444,7 @@ async function start() {
   $('export-json').addEventListener('click', () => last && download('paleo-result.json', 'application/json',
     JSON.stringify(last.transformer ? { ...last, plan: view.plan() } : { requests: last.requests, estimate: last.estimate,
       compare: last.compare, search: last.search }, null, 2) + '\n'));
-  $('copy-embed').addEventListener('click', () => copy(embedSnippet(), 'Embed snippet'));
+  $('copy-embed').addEventListener('click', () => copy(currentEmbedSnippet(), 'Embed snippet'));
   for (const button of document.querySelectorAll('button.csv')) {
     button.addEventListener('click', () => {
       const data = exports[button.dataset.table];
@@ -372,7 +457,7 @@ async function start() {
     if (toHash(next) === toHash(state)) return;
     state = next;
     writeForm();
-    update();
+    schedule(0);
   });
   let resizeTimer = null;
   window.addEventListener('resize', () => {
@@ -387,16 +472,18 @@ async function start() {
   scheme();
   dark.addEventListener('change', () => {
     scheme();
-    update();
+    schedule(0);
     accuracy.redraw();
   });
-  update();
-  performance.mark('paleo-first-result');
-  // The frame after the first result: when it is on screen (bench/browser_timing.mjs).
-  requestAnimationFrame(() => setTimeout(() => performance.mark('paleo-first-result-painted'), 0));
+  ++generation;
+  await update();
+  performance.mark('paleo-first-view');  // every section of the first result built
 }
 
-start().catch((e) => {
+// The script may run before the document is parsed (it loads async, to start the core early).
+const started = document.readyState === 'loading'
+  ? new Promise((resolve) => document.addEventListener('DOMContentLoaded', resolve, { once: true })).then(start) : start();
+started.catch((e) => {
   const node = $('error');
   node.hidden = false;
   node.textContent = 'Paleo could not start: ' + (e && e.message ? e.message : String(e));

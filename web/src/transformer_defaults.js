@@ -1,13 +1,14 @@
 // The layout a transformer starts with, so that picking one shows a sensible estimate at once:
 // the model's sequence length, 64 sequences per step, selective recomputation, ZeRO-1, flash
 // attention, and the smallest tensor parallelism (a power of two that divides the heads and fits
-// in a node; sequence parallel with it) whose estimate fits in memory. The core answers each try.
+// in a node; sequence parallel with it) whose estimate fits in memory. The core answers each try
+// (call(request) returns a promise of the response).
 import { NEWCOMER_HARDWARE, TRANSFORMER_DEFAULTS, transformerNet, transformerRequest } from './transformer_request.js';
 
 const LAYOUT = ['pp', 'cp', 'ep', 'virtual_stages', 'schedule', 'global_batch', 'micro_batch', 'recompute', 'zero', 'attention'];
 
 // `hardware`: also take the newcomer's hardware (coming from a CNN). `prices`: the price presets.
-export function startingLayout(call, state, { hardware = false, prices = [] } = {}) {
+export async function startingLayout(call, state, { hardware = false, prices = [] } = {}) {
   const next = { ...state };
   if (hardware) {
     Object.assign(next, NEWCOMER_HARDWARE);
@@ -22,7 +23,7 @@ export function startingLayout(call, state, { hardware = false, prices = [] } = 
   } catch {
     return next;  // the pasted config is not JSON yet: the page shows that error
   }
-  const summary = call({ command: 'summary', net });
+  const summary = await call({ command: 'summary', net });
   if (!summary.ok) return next;
   const config = summary.model.config;
   next.seq_len = config.seq_len;
@@ -31,7 +32,7 @@ export function startingLayout(call, state, { hardware = false, prices = [] } = 
   for (let tp = 1; tp <= next.t_per_node; tp *= 2) {
     if (config.heads % tp || devices % tp) continue;
     const layout = { ...next, tp, sequence_parallel: tp > 1 };
-    const estimate = call(transformerRequest(layout));
+    const estimate = await call(transformerRequest(layout));
     if (!estimate.ok) continue;
     chosen = layout;
     if (estimate.fits) break;

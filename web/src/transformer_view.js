@@ -1,6 +1,7 @@
 // The transformer part of the page: one estimate per input change (cards, warnings, step and
 // memory bars, time and cost), its errors next to the input they name, and the planner panel.
 import { expectedError } from './accuracy.js';
+import { isCancelled } from './core.js';
 import { memoryBar, stepBar } from './bars.js';
 import { clearFieldError, showError, showFieldError } from './errors.js';
 import { renderPlan } from './planner.js';
@@ -12,15 +13,18 @@ const malformed = (e) => ({ message: 'malformed JSON: ' + e.message, layer: '', 
 const isNetField = (field) => field === 'net' || field.startsWith('net.');
 
 export class TransformerView {
-  // call(request) -> response; status(text); exports: CSV tables; getState(); setLayout(partial state).
-  constructor({ call, status, exports, getState, setLayout }) {
-    Object.assign(this, { call, status, exports, getState, setLayout });
+  // call(request, options) -> promise of the response; cancel(key); status(text); exports: CSV
+  // tables; getState(); setLayout(partial state).
+  constructor({ call, cancel, status, exports, getState, setLayout }) {
+    Object.assign(this, { call, cancel, status, exports, getState, setLayout });
     this.planned = null;  // {key, request, response}
+    this.planning = null; // the plan running: {key}
     $('plan-run').addEventListener('click', () => this.runPlan());
   }
 
-  // Returns {requests, transformer} to show, or null after showing an error.
-  update(state) {
+  // Returns {requests, transformer} to show, or null after showing an error; shows nothing when
+  // current() turns false meanwhile (a newer update took over).
+  async update(state, current = () => true) {
     let request;
     try {
       request = transformerRequest(state);
@@ -28,7 +32,8 @@ export class TransformerView {
       this.failed(malformed(e), state);
       return null;
     }
-    const t = this.call(request);
+    const t = await this.call(request, { key: 'estimate' });
+    if (!current()) return null;
     if (!t.ok) {
       this.failed(t.error, state);
       return null;
@@ -90,7 +95,8 @@ export class TransformerView {
     return this.planned ? { request: this.planned.request, response: this.planned.response } : null;
   }
 
-  // The plan is computed on the main thread: show the busy state first, let it paint, then search.
+  // The plan runs in the core's slow lane (a worker): busy state meanwhile; an input change that
+  // alters the plan's request cancels it (markStale).
   async runPlan() {
     let request;
     try {
@@ -99,11 +105,21 @@ export class TransformerView {
       showError($('plan-error'), malformed(e));
       return;
     }
+    const planning = { key: planKey(request) };
+    this.planning = planning;
     this.busy(true);
-    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     try {
       const t0 = performance.now();
-      const response = this.call(request);
+      let response;
+      try {
+        response = await this.call(request, { lane: 'slow', key: 'plan' });
+      } catch (e) {
+        if (isCancelled(e)) {
+          if (this.planning === planning) $('plan-status').textContent = 'Cancelled: the inputs changed.';
+          return;
+        }
+        response = { ok: false, error: { message: String(e && e.message ? e.message : e), layer: '', field: '' } };
+      }
       const seconds = (performance.now() - t0) / 1e3;
       if (!response.ok) {
         this.planned = null;
@@ -122,7 +138,10 @@ export class TransformerView {
       $('plan-summary').append(` Searched in ${seconds.toFixed(2)} s.`);
       this.markStale(this.getState());
     } finally {
-      this.busy(false);
+      if (this.planning === planning) {
+        this.planning = null;
+        this.busy(false);
+      }
     }
   }
 
@@ -134,6 +153,20 @@ export class TransformerView {
   }
 
   markStale(state) {
+    if (this.planning) {
+      let key = null;
+      try {
+        key = planKey(planRequest(state));
+      } catch {
+        key = null;
+      }
+      if (key !== this.planning.key) {
+        this.cancel('plan');
+        this.planning = null;
+        this.busy(false);
+        $('plan-status').textContent = 'Cancelled: the inputs changed.';
+      }
+    }
     let stale = false;
     if (this.planned) {
       try {

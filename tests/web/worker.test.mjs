@@ -1,0 +1,134 @@
+// The core off the main thread, in headless Chromium: estimates, searches, plans and the validation
+// suite run in the page's Web Workers; a search shows its progress and is cancelled by a newer
+// one; an input the requests do not depend on is answered from the cache; and no main-thread task
+// runs longer than 50 ms while the test drives the page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, dist, newPage, afterUpdate, cliApi, assertClose } from './helpers.mjs';
+
+let server, browser;
+
+before(async () => {
+  server = await serve(dist);
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+// Before the page's scripts: every state the search section goes through.
+function watch() {
+  window.__searchStates = [];
+  new MutationObserver(() => {
+    const state = document.getElementById('search-section')?.dataset.state;
+    if (state && state !== window.__searchStates.at(-1)) window.__searchStates.push(state);
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-state'] });
+}
+
+async function open(hash) {
+  const page = await newPage(browser);
+  await page.addInitScript(watch);
+  await page.goto(server.url + '/' + hash);
+  await page.waitForSelector('body[data-ready=true]');
+  return page;
+}
+
+const setHash = (page, hash) => afterUpdate(page, () => page.evaluate((h) => { location.hash = h; }, hash));
+const searchRequest = (net, devices, batch) => ({ command: 'search', net, device: 'TITAN_X', profile: 'paleo2026',
+  batch_size: batch, devices, devices_per_node: 4 });
+
+test('a newer search cancels the running one: its worker is replaced, and its answer never comes', async () => {
+  const page = await open('#net=alex_v2');
+  // Both in one task of the page: the first is still running in the worker when the second comes.
+  const outcome = await page.evaluate(async ([heavy, light]) => {
+    const core = window.paleoCore;
+    const stopped = core.stats.stopped;
+    const first = core.call(heavy, { lane: 'slow', key: 'test-search', cache: false })
+      .then((r) => ({ answered: r.ok }), (e) => ({ rejected: e.name }));
+    const second = core.call(light, { lane: 'slow', key: 'test-search', cache: false });
+    return { first: await first, second: await second, stopped: core.stats.stopped - stopped };
+  }, [searchRequest('inception_v3', 256, 32), searchRequest('alex_v2', 16, 32)]);
+  assert.deepEqual(outcome.first, { rejected: 'Cancelled' });
+  assert.equal(outcome.stopped, 1);
+  assertClose(outcome.second, cliApi(searchRequest('alex_v2', 16, 32)), 1e-12);
+  await page.close();
+});
+
+test('the page\'s search shows progress, ends with the latest inputs\' answer, and unrelated inputs reuse it', async () => {
+  const page = await open('#net=inception_v3&batch_size=32');
+  await setHash(page, '#net=inception_v3&batch_size=32&search_on=1&search_devices=64&search_per_node=4');
+  await page.waitForFunction(() => window.__searchStates.includes('running'));
+  // A newer input while it runs: the 16-device search replaces it.
+  await setHash(page, '#net=inception_v3&batch_size=32&search_on=1&search_devices=16&search_per_node=4');
+  await page.waitForSelector('#search-section[data-state=done]', { timeout: 60000 });
+  const cli = cliApi(searchRequest('inception_v3', 16, 32));
+  const shown = await page.evaluate(() => window.paleoResult.search);
+  assert.equal(shown.devices, 16);
+  assertClose(shown, cli, 1e-12);
+  assert.match(await page.locator('#search-summary').textContent(), new RegExp(`^16 devices \\(4 per node\\)`));
+  const states = await page.evaluate(() => window.__searchStates);
+  assert.equal(states[0], 'running');
+  assert.equal(states.at(-1), 'done');
+  assert.ok(!states.slice(0, -1).includes('done') || states.indexOf('done') > states.indexOf('running'), states.join());
+
+  // The price, the dataset and the epochs enter no request: nothing is sent to the core, and the
+  // search on screen stays (not searched again).
+  const posted = await page.evaluate(() => window.paleoCore.stats.posted);
+  const searched = await page.locator('#search-status').textContent();
+  await afterUpdate(page, () => page.fill('#price', '2.5'));
+  await afterUpdate(page, () => page.fill('#epochs', '30'));
+  assert.equal(await page.evaluate(() => window.paleoCore.stats.posted), posted);
+  assert.equal(await page.locator('#search-section').getAttribute('data-state'), 'done');
+  assert.equal(await page.locator('#search-status').textContent(), searched);
+  assert.match(await page.locator('#train-summary').textContent(), /^30 epochs/);
+  // Back to an input the estimate depends on: one request, the estimate's (the search is cached).
+  await afterUpdate(page, () => page.selectOption('#optimizer', 'adam'));
+  assert.equal(await page.evaluate(() => window.paleoCore.stats.posted), posted + 1);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+// The main thread's tasks while the test drives the page, from a trace of the browser: each task's
+// time on the processor (thread time: what the page made the thread do, its scripts, style,
+// layout and paint), which other processes on a busy machine do not stretch as they stretch wall
+// time. bench/browser_timing.mjs reports the wall-time long tasks (PerformanceObserver 'longtask').
+async function mainThreadTasks(page, drive) {
+  const browserOfPage = page.context().browser();
+  await browserOfPage.startTracing(page, { categories: ['disabled-by-default-devtools.timeline', 'devtools.timeline'] });
+  await drive();
+  const events = JSON.parse((await browserOfPage.stopTracing()).toString()).traceEvents;
+  const pid = events.find((e) => e.name === 'FunctionCall' && String(e.args?.data?.url).startsWith(server.url))?.pid;
+  const tid = events.find((e) => e.pid === pid && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')?.tid;
+  assert.ok(pid !== undefined && tid !== undefined, 'no trace of the page\'s main thread');
+  return events.filter((e) => e.pid === pid && e.tid === tid && e.name === 'RunTask' && e.ph === 'X' && e.tdur !== undefined)
+    .map((e) => ({ thread_ms: e.tdur / 1e3, wall_ms: e.dur / 1e3 }));
+}
+
+test('no main-thread task takes 50 ms while the page is driven: estimates, search, sort, accuracy, transformer, ' +
+  'planner', async () => {
+  const page = await open('#net=inception_v3');
+  await page.waitForTimeout(300);  // the load is not an interaction
+  const tasks = await mainThreadTasks(page, async () => {
+    for (const batch of [16, 24, 48]) await afterUpdate(page, () => page.fill('#batch_size', String(batch)));
+    await afterUpdate(page, () => page.check('#search_on'));
+    await afterUpdate(page, () => page.fill('#search_devices', '64'));
+    await page.waitForSelector('#search-section[data-state=done]', { timeout: 60000 });
+    await page.click('#layers thead th:nth-child(6) button');
+    await afterUpdate(page, () => page.check('#cluster_on'));
+    await afterUpdate(page, () => page.check('#compare_on'));
+    await page.click('#accuracy summary');
+    await page.waitForFunction(() => document.getElementById('accuracy').dataset.runs === '1');
+    await afterUpdate(page, () => page.selectOption('#net', 'llama3_8b'));
+    await page.waitForFunction(() => window.paleoResult?.transformer !== undefined);
+    await page.click('#plan-run');
+    await page.waitForSelector('#plan-table tbody tr');
+    await afterUpdate(page, () => page.selectOption('#net', 'vgg16'));
+    await page.waitForTimeout(300);
+  });
+  assert.ok(tasks.length > 100, `only ${tasks.length} tasks traced`);
+  const long = tasks.filter((t) => t.thread_ms > 50);
+  assert.deepEqual(long, [], `longest: ${JSON.stringify(tasks.sort((a, b) => b.thread_ms - a.thread_ms).slice(0, 5))}`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -1,0 +1,23 @@
+// Loaded first, on its own: a small classic script in the page's head (built as boot.js), so that
+// the core starts before the browser first lays the page out: the WebAssembly module compiles
+// (streaming) in the background, the worker starts, and the first requests go out at once: the
+// presets (for the inputs), then a CNN link's estimate, which waits in the core client's cache
+// for the page's first update. The page's modules take the client from window.paleoBoot
+// (core.js).
+import { CoreClient } from './core_client.js';
+import { fromHash, requests } from './state.js';
+
+const core = new CoreClient({ module: new URL('./worker.js', import.meta.url),
+  classic: new URL('./worker-classic.js', import.meta.url), wasm: new URL('./paleo.wasm', import.meta.url) });
+window.paleoCore = core;  // for bench/browser_timing.mjs: the same workers, end to end
+
+window.paleoBoot = { core, firstPresets: core.call({ command: 'presets' }) };
+
+const linked = fromHash(location.hash);
+if (!linked.config.trim()) {
+  try {
+    core.call(requests(linked).estimate, { key: 'estimate' }).catch(() => {});
+  } catch {
+    // a pasted spec that is not JSON: the first update shows the error
+  }
+}
