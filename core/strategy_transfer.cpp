@@ -20,24 +20,6 @@ struct Box {
   }
 };
 
-// The part of a tensor of dims `d` that device `device` holds under `cfg` (order n, c, h, w).
-Box part(const Dims4& d, const StrategyConfig& cfg, long device) {
-  const long iw = device % cfg.w;
-  const long ih = (device / cfg.w) % cfg.h;
-  const long ic = (device / (cfg.w * cfg.h)) % cfg.c;
-  const long in = device / (cfg.w * cfg.h * cfg.c);
-  auto range = [](Dim size, long degree, long index, Dim& lo, Dim& hi) {
-    lo = size * index / degree;
-    hi = size * (index + 1) / degree;
-  };
-  Box b;
-  range(d[0], cfg.n, in, b.lo[0], b.hi[0]);
-  range(d[1], cfg.h, ih, b.lo[1], b.hi[1]);
-  range(d[2], cfg.w, iw, b.lo[2], b.hi[2]);
-  range(d[3], cfg.c, ic, b.lo[3], b.hi[3]);
-  return b;
-}
-
 // How a consumer's output part maps to the region of an input it reads.
 struct NeedRule {
   enum Mode : int { kWhole = 0, kWindow = 1, kSameRegion = 2 };
@@ -116,18 +98,42 @@ struct DeviceBoxes {
   std::size_t devices(std::size_t k) const { return first[k + 1] - first[k]; }
 };
 
+// Calls `visit(box)` with the part of a tensor of dims `dims` that device q holds under `cfg`, for
+// q = 0 .. degree - 1 in order: q = ((n * c + c) * h + h) * w + w of its indices along the splits.
+template <typename Visit>
+void for_each_part(const Dims4& dims, const StrategyConfig& cfg, Visit visit) {
+  Box b;
+  for (long in = 0; in < cfg.n; ++in) {
+    b.lo[0] = dims[0] * in / cfg.n;
+    b.hi[0] = dims[0] * (in + 1) / cfg.n;
+    for (long ic = 0; ic < cfg.c; ++ic) {
+      b.lo[3] = dims[3] * ic / cfg.c;
+      b.hi[3] = dims[3] * (ic + 1) / cfg.c;
+      for (long ih = 0; ih < cfg.h; ++ih) {
+        b.lo[1] = dims[1] * ih / cfg.h;
+        b.hi[1] = dims[1] * (ih + 1) / cfg.h;
+        for (long iw = 0; iw < cfg.w; ++iw) {
+          b.lo[2] = dims[2] * iw / cfg.w;
+          b.hi[2] = dims[2] * (iw + 1) / cfg.w;
+          visit(b);
+        }
+      }
+    }
+  }
+}
+
 void add_owned(DeviceBoxes& out, const Dims4& dims, const StrategyConfig& cfg) {
-  for (long q = 0; q < cfg.degree(); ++q) out.add(part(dims, cfg, q));
+  for_each_part(dims, cfg, [&](const Box& b) { out.add(b); });
   out.end_config();
 }
 
 void add_needed(DeviceBoxes& out, const NeedRule& rule, const Dims4& in, const Dims4& dims, const StrategyConfig& cfg) {
   const std::size_t begin = out.volume.size();
-  for (long q = 0; q < cfg.degree(); ++q) {
-    const Box need = needed(rule, in, part(dims, cfg, q));
+  for_each_part(dims, cfg, [&](const Box& part) {
+    const Box need = needed(rule, in, part);
     out.add(need);
     out.volume.push_back(need.volume());
-  }
+  });
   out.tail_max.resize(out.volume.size());
   double largest = 0;
   for (std::size_t q = out.volume.size(); q-- > begin;) {
@@ -152,8 +158,10 @@ double worst_missing(const DeviceBoxes& own, std::size_t a, const DeviceBoxes& n
   const double *nh0 = need.hi[0].data() + ob, *nh1 = need.hi[1].data() + ob, *nh2 = need.hi[2].data() + ob,
                *nh3 = need.hi[3].data() + ob;
   const double* volume = need.volume.data() + ob;
+  // No device lacks more than the largest box it needs: once one does, the answer is known.
+  const double bound = need.tail_max[ob];
   double worst = 0;
-  for (std::size_t q = 0; q < shared; ++q) {
+  for (std::size_t q = 0; q < shared && worst < bound; ++q) {
     const double x0 = std::max(0.0, std::min(nh0[q], oh0[q]) - std::max(nl0[q], ol0[q]));
     const double x1 = std::max(0.0, std::min(nh1[q], oh1[q]) - std::max(nl1[q], ol1[q]));
     const double x2 = std::max(0.0, std::min(nh2[q], oh2[q]) - std::max(nl2[q], ol2[q]));
@@ -221,25 +229,35 @@ TransferTables transfer_tables(const StrategyProblem& p) {
     if (id == distinct.size()) distinct.push_back(i);
     list_id[i] = static_cast<int>(id);
   }
+  // The edges grouped by producer, whose boxes are then laid out once.
+  std::vector<std::vector<std::pair<std::size_t, std::size_t>>> consumers(layers.size());
+  for (std::size_t i = 0; i < layers.size(); ++i)
+    for (std::size_t k = 0; k < layers[i].parents.size(); ++k)
+      consumers[static_cast<std::size_t>(layers[i].parents[k])].emplace_back(i, k);
   const TransferPrice price(p);
   TransferTables out;
   out.of_edge.resize(layers.size());
+  for (std::size_t i = 0; i < layers.size(); ++i) out.of_edge[i].resize(layers[i].parents.size());
   std::map<EdgeSignature, int> seen;
   DeviceBoxes own, need;
-  for (std::size_t i = 0; i < layers.size(); ++i) {
-    const Layer& to = layers[i];
-    for (int parent : to.parents) {
-      const auto from = static_cast<std::size_t>(parent);
-      const Dims4 in = nhwc_dims(layers[from].output), dims = nhwc_dims(to.output);
+  for (std::size_t from = 0; from < layers.size(); ++from) {
+    const Dims4 in = nhwc_dims(layers[from].output);
+    const auto& as = p.configs[from];
+    bool laid_out = false;
+    for (const auto& [i, k] : consumers[from]) {
+      const Layer& to = layers[i];
+      const Dims4 dims = nhwc_dims(to.output);
       const NeedRule rule = need_rule(to);
       const auto [it, fresh] = seen.emplace(signature(in, dims, list_id[from], list_id[i], rule),
                                             static_cast<int>(out.tables.size()));
-      out.of_edge[i].push_back(it->second);
+      out.of_edge[i][k] = it->second;
       if (!fresh) continue;
-      const auto& as = p.configs[from];
+      if (!laid_out) {
+        own.clear();
+        for (const StrategyConfig& a : as) add_owned(own, in, a);
+        laid_out = true;
+      }
       const auto& bs = p.configs[i];
-      own.clear();
-      for (const StrategyConfig& a : as) add_owned(own, in, a);
       need.clear();
       for (const StrategyConfig& b : bs) add_needed(need, rule, in, dims, b);
       std::vector<double> table(as.size() * bs.size());
