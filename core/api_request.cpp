@@ -158,14 +158,18 @@ void read_collective_command(const Json& request, Request& r) {
 
 void read_net(const Json& request, Scenario& s) {
   const Json& net = request["net"];
-  const Json& spec = net.is_string() ? Presets::instance().net(net.get<std::string>()) : net;
+  // A preset is read in place; a spec in the request is copied once.
+  const std::shared_ptr<const Json> preset =
+      net.is_string() ? Presets::instance().net_document(net.get<std::string>()) : nullptr;
+  const Json& spec = preset ? *preset : net;
   if (!spec.is_object()) throw Error("must be a preset name or a network spec object", "", "net");
-  s.spec = expand_net_spec(spec);
+  s.spec = preset ? expand_net_spec(preset) : expand_net_spec(spec);
   s.graph = build_layer_graph(s.spec);
   s.batch_size = spec_batch_size(s.spec);
   if (request.contains("batch_size")) s.batch_size = read_size(request["batch_size"], "batch_size", kMaxBatch);
-  // Instantiate once here so that every spec error surfaces whatever the command.
-  build_network(s.spec, s.graph, s.batch_size);
+  // Instantiate once here so that every spec error surfaces whatever the command; pricing starts
+  // from this network.
+  s.keep_network(build_network(s.spec, s.graph, s.batch_size, *s.profile));
 }
 
 }  // namespace

@@ -191,6 +191,10 @@ const Json& Presets::net(const std::string& key) const {
   throw Error("unknown preset net '" + key + "' (known: " + known + ")", "", "net");
 }
 
+std::shared_ptr<const Json> Presets::net_document(const std::string& key) const {
+  return std::shared_ptr<const Json>(std::shared_ptr<const Json>(), &net(key));
+}
+
 const Json* Presets::find_transformer(const std::string& key) const {
   for (const auto& [k, doc] : transformers_)
     if (k == key) return &doc->get();

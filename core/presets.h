@@ -1,6 +1,7 @@
 #pragma once
 // The built-in presets: presets/*.json compiled into the core (core/embedded_presets.h).
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -17,6 +18,9 @@ class Presets {
 
   // Each throws paleo::Error (field = the request field) for an unknown key.
   const Json& net(const std::string& key) const;
+  // The same as a shared pointer that owns nothing (presets live as long as the process), for a
+  // NetSpec to read in place.
+  std::shared_ptr<const Json> net_document(const std::string& key) const;
   Device device(const std::string& key) const;
   Interconnect interconnect(const std::string& key) const;
   Software software(const std::string& key) const;
