@@ -144,3 +144,24 @@ TEST_CASE("the pricer costs each batch as building and costing the network at th
   }
   CHECK(&pricer.at(64).cost == &pricer.at(64).cost);  // priced once
 }
+
+TEST_CASE("a request naming a preset holds the network its spec builds at the request's batch") {
+  for (const char* key : {"inception_v3", "resnet50_v1_5", "alex_v2_4gpu", "dcgan_generator_test"})
+    for (const char* profile : {"paleo2017", "paleo2026"})
+      for (int batch : {1, 7, 256}) {
+        INFO(key << " (" << profile << ") at batch " << batch);
+        const paleo::Request r = paleo::parse_request(
+            Json{{"command", "layers"}, {"net", key}, {"profile", profile}, {"batch_size", batch}});
+        const paleo::Scenario& s = r.scenario;
+        REQUIRE(s.built_network() != nullptr);
+        check_same_network(*s.built_network(), paleo::build_network(s.spec, s.graph, batch, *s.profile));
+        // The spec as the request's own copy of the preset would read it.
+        const paleo::NetSpec own = paleo::expand_net_spec(paleo::Presets::instance().net(key));
+        REQUIRE(own.layers.size() == s.spec.layers.size());
+        for (std::size_t i = 0; i < own.layers.size(); ++i) {
+          CHECK(own.layers[i].name == s.spec.layers[i].name);
+          CHECK(*own.layers[i].params == *s.spec.layers[i].params);
+          CHECK(own.layers[i].parents == s.spec.layers[i].parents);
+        }
+      }
+}
