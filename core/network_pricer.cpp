@@ -9,12 +9,7 @@ NetworkPricer::NetworkPricer(const Scenario& scenario)
 
 PricedNetwork NetworkPricer::at(Dim batch_size) {
   if (!built_) {
-    if (const Network* read = scenario_.built_network()) {
-      net_ = *read;
-      rebatch(net_, scenario_.spec, scenario_.graph, batch_size, *scenario_.profile);
-    } else {
-      net_ = build_network(scenario_.spec, scenario_.graph, batch_size, *scenario_.profile);
-    }
+    net_ = network_at_batch(scenario_, batch_size);
     built_ = true;
   } else {
     rebatch(net_, scenario_.spec, scenario_.graph, batch_size, *scenario_.profile);

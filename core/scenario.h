@@ -62,6 +62,10 @@ struct CostedNetwork {
 
 CostedNetwork cost_at_batch(const Scenario& s, Dim batch_size);
 
+// The scenario's network at `batch_size`: the one read with the request, re-batched, else built
+// from the spec.
+Network network_at_batch(const Scenario& s, Dim batch_size);
+
 // Forward, backward and update time of one pass honouring use_pipeline.
 double forward_ms(const Scenario& s, const NetworkCost& c);
 double backward_ms(const Scenario& s, const NetworkCost& c);

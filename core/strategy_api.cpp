@@ -1,6 +1,7 @@
 #include "core/strategy_api.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/cluster_step.h"
 #include "core/error.h"
@@ -66,7 +67,7 @@ Json search_response(const Request& r) {
                         : r.scenario.has_cluster ? r.scenario.cluster.devices_per_node : 4;
   if (devices > 1024) throw Error("the search handles up to 1024 devices", "", "devices");
   const Dim per_device = r.scenario.batch_size;
-  const Network net = build_network(r.scenario.spec, r.scenario.graph, per_device * devices, *r.scenario.profile);
+  const Network net = network_at_batch(r.scenario, per_device * devices);
   const SearchOutcome o = search(r, net, cluster_of(r, devices, per_node));
   const StrategyProblem& p = o.problem;
 
@@ -86,8 +87,13 @@ Json search_response(const Request& r) {
   Json scaling = Json::array();
   for (long d = 1;; d *= 2) {
     if (d > devices) d = devices;
-    const Network at = build_network(r.scenario.spec, r.scenario.graph, per_device * d, *r.scenario.profile);
-    const SearchOutcome s = d == devices ? o : search(r, at, cluster_of(r, d, per_node));
+    std::optional<Network> at;
+    std::optional<SearchOutcome> fewer;
+    if (d < devices) {
+      at.emplace(network_at_batch(r.scenario, per_device * d));
+      fewer.emplace(search(r, *at, cluster_of(r, d, per_node)));
+    }
+    const SearchOutcome& s = fewer ? *fewer : o;
     const double samples = static_cast<double>(per_device * d);
     scaling.push_back({{"devices", d}, {"layerwise_ms", s.layerwise.cost_ms}, {"data_parallel_ms", s.data_parallel_ms},
                        {"model_parallel_ms", s.model_parallel_ms},

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
+#include <tuple>
 
 #include "core/cluster_step.h"
 
@@ -49,6 +51,30 @@ void cut_to_part(const Layer& l, const StrategyConfig& cfg, Layer& p) {
   }
   p.weights_bytes = l.weights_bytes / cfg.c;
 }
+
+// t_s: the all-reduce of a configuration's gradients among its replicas, inside a node or
+// across the nodes its devices span. Many configurations (of one layer, or of layers of one
+// size) reduce the same bytes over the same devices: each is priced once.
+struct GradientAllReduce {
+  const Cluster& cluster;
+  const CollectiveSettings& sync;
+  std::map<std::tuple<long, long, double>, double> priced;
+
+  double ms(long replicas, long degree, double bytes) {
+    auto [it, fresh] = priced.emplace(std::make_tuple(replicas, degree, bytes), 0.0);
+    if (!fresh) return it->second;
+    const long per_node = cluster.devices_per_node;
+    if (degree <= per_node) {
+      it->second = best_collective(CollectiveOp::kAllReduce, replicas, bytes, cluster.intra, sync).time_ms();
+    } else {
+      Cluster group = cluster;
+      group.nodes = degree / per_node;
+      group.devices_per_node = std::max<long>(1, replicas / group.nodes);
+      it->second = cluster_collective(CollectiveOp::kAllReduce, CollectiveAlgorithm::kAuto, group, bytes, sync).time_ms();
+    }
+    return it->second;
+  }
+};
 
 void divisors(long d, std::vector<long>& out) {
   for (long k = 1; k <= d; ++k)
@@ -99,6 +125,7 @@ std::vector<StrategyConfig> layer_configs(const Layer& l, long devices) {
 StrategyProblem make_strategy_problem(const Network& net, const CostModel& model, const CostOptions& options,
                                       const Cluster& cluster, const CollectiveSettings& sync) {
   StrategyProblem p{&net, model, options, cluster, sync, cluster.devices(), {}, {}, {}, {}};
+  GradientAllReduce all_reduce{cluster, sync, {}};
   for (const Layer& l : net.layers) {
     std::vector<StrategyConfig> configs = layer_configs(l, p.devices);
     std::vector<double> compute, synchronise;
@@ -108,23 +135,12 @@ StrategyProblem make_strategy_problem(const Network& net, const CostModel& model
       const LayerCost c = layer_compute_cost(part, model, options);
       compute.push_back(c.forward.total_ms() + c.backward.total_ms());
       const long replicas = cfg.n * cfg.h * cfg.w;
-      double t_s = 0;
       // The gradients in the format they are reduced in (fp32 keeps weights_bytes).
       const double gradient_bytes =
           static_cast<double>(part.weights_bytes) / 4 * dtype_bytes(model.precision().grad_reduce);
-      if (part.weights_bytes > 0 && replicas > 1) {
-        const long per_node = cluster.devices_per_node;
-        if (cfg.degree() <= per_node) {
-          t_s = best_collective(CollectiveOp::kAllReduce, replicas, gradient_bytes, cluster.intra, sync).time_ms();
-        } else {
-          Cluster group = cluster;
-          group.nodes = cfg.degree() / per_node;
-          group.devices_per_node = std::max<long>(1, replicas / group.nodes);
-          t_s = cluster_collective(CollectiveOp::kAllReduce, CollectiveAlgorithm::kAuto, group, gradient_bytes, sync)
-                    .time_ms();
-        }
-      }
-      synchronise.push_back(t_s);
+      synchronise.push_back(part.weights_bytes > 0 && replicas > 1
+                                ? all_reduce.ms(replicas, cfg.degree(), gradient_bytes)
+                                : 0.0);
     }
     p.configs.push_back(std::move(configs));
     p.compute_ms.push_back(std::move(compute));

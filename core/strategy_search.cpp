@@ -94,21 +94,25 @@ class Reducer {
       std::vector<double> cost(ci * ck, kInf);
       Elimination record{static_cast<int>(j), from, to, std::vector<int>(ci * ck, 0)};
       // For each (a, c) the first b of least cost, as a loop over b innermost would find it;
-      // c innermost reads both tables row by row.
-      for (std::size_t a = 0; a < ci; ++a)
+      // c innermost reads both tables row by row, and keeps b as a double so that the compiler
+      // runs the loop on whole vectors.
+      std::vector<double> chosen(ck);
+      for (std::size_t a = 0; a < ci; ++a) {
+        double* least = cost.data() + a * ck;
+        std::fill(chosen.begin(), chosen.end(), 0.0);
         for (std::size_t b = 0; b < cj; ++b) {
           const double into = node_cost(static_cast<int>(j), b) + e1.cost[a * cj + b];
           const double* out_of = e2.cost.data() + b * ck;
-          double* least = cost.data() + a * ck;
-          int* argmin = record.best.data() + a * ck;
+          const double b_value = static_cast<double>(b);
           for (std::size_t c = 0; c < ck; ++c) {
             const double v = into + out_of[c];
-            if (v < least[c]) {
-              least[c] = v;
-              argmin[c] = static_cast<int>(b);
-            }
+            const bool better = v < least[c];
+            least[c] = better ? v : least[c];
+            chosen[c] = better ? b_value : chosen[c];
           }
         }
+        for (std::size_t c = 0; c < ck; ++c) record.best[a * ck + c] = static_cast<int>(chosen[c]);
+      }
       edges_[static_cast<std::size_t>(in)].alive = false;
       edges_[static_cast<std::size_t>(out)].alive = false;
       alive_[j] = false;

@@ -160,13 +160,22 @@ double worst_missing(const DeviceBoxes& own, std::size_t a, const DeviceBoxes& n
   const double* volume = need.volume.data() + ob;
   // No device lacks more than the largest box it needs: once one does, the answer is known.
   const double bound = need.tail_max[ob];
+  // Blocks of devices: the missing counts of a block have no dependence on one another (the
+  // compiler computes several at once), and the bound is checked between blocks.
+  constexpr std::size_t kBlock = 8;
+  double missing[kBlock];
   double worst = 0;
-  for (std::size_t q = 0; q < shared && worst < bound; ++q) {
-    const double x0 = std::max(0.0, std::min(nh0[q], oh0[q]) - std::max(nl0[q], ol0[q]));
-    const double x1 = std::max(0.0, std::min(nh1[q], oh1[q]) - std::max(nl1[q], ol1[q]));
-    const double x2 = std::max(0.0, std::min(nh2[q], oh2[q]) - std::max(nl2[q], ol2[q]));
-    const double x3 = std::max(0.0, std::min(nh3[q], oh3[q]) - std::max(nl3[q], ol3[q]));
-    worst = std::max(worst, volume[q] - x0 * x1 * x2 * x3);
+  for (std::size_t start = 0; start < shared && worst < bound; start += kBlock) {
+    const std::size_t count = std::min(kBlock, shared - start);
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::size_t q = start + k;
+      const double x0 = std::max(0.0, std::min(nh0[q], oh0[q]) - std::max(nl0[q], ol0[q]));
+      const double x1 = std::max(0.0, std::min(nh1[q], oh1[q]) - std::max(nl1[q], ol1[q]));
+      const double x2 = std::max(0.0, std::min(nh2[q], oh2[q]) - std::max(nl2[q], ol2[q]));
+      const double x3 = std::max(0.0, std::min(nh3[q], oh3[q]) - std::max(nl3[q], ol3[q]));
+      missing[k] = volume[q] - x0 * x1 * x2 * x3;
+    }
+    for (std::size_t k = 0; k < count; ++k) worst = std::max(worst, missing[k]);
   }
   // Devices beyond the producer's configuration hold nothing of it.
   if (db > da) worst = std::max(worst, need.tail_max[ob + da]);
