@@ -1,5 +1,6 @@
-// Speed of the model: a full `simulate` (weak and strong, workers 1..128, all four schemes),
-// through the core and through the JSON API. Target: < 2 ms for inception_v3 natively.
+// Speed of the model (docs/performance.md): a full `simulate` (weak and strong, workers 1..128,
+// all four schemes) through the core and through the JSON API, plain and cluster estimates, the
+// layer-wise search alone and as the `search` request answers it.
 #include <benchmark/benchmark.h>
 
 #include <string>
@@ -41,6 +42,42 @@ void BM_SimulateJsonApi(benchmark::State& state, const std::string& net) {
 void BM_EstimateJsonApi(benchmark::State& state, const std::string& net) {
   const std::string request =
       Json{{"command", "estimate"}, {"net", net}, {"device", "TITAN_X"}, {"conv_algorithm", "gemm"}}.dump();
+  for (auto _ : state) {
+    std::string response = paleo::handle_request_json(request);
+    benchmark::DoNotOptimize(response);
+  }
+}
+
+// The estimate on V100s alone and on a cluster of 16 DGX-1 nodes (data parallelism: every
+// all-reduce algorithm, the largest batch that fits, the step on 1, 2, 4, 8, 16 nodes).
+Json v100_estimate(const std::string& net) {
+  return {{"command", "estimate"}, {"net", net}, {"device", "V100_SXM2_16GB"}};
+}
+
+void BM_PlainEstimateV100(benchmark::State& state, const std::string& net) {
+  const std::string request = v100_estimate(net).dump();
+  for (auto _ : state) {
+    std::string response = paleo::handle_request_json(request);
+    benchmark::DoNotOptimize(response);
+  }
+}
+
+void BM_ClusterEstimate(benchmark::State& state, const std::string& net) {
+  Json r = v100_estimate(net);
+  r["cluster"] = "dgx1_v100_edr";
+  r["nodes"] = state.range(0);
+  const std::string request = r.dump();
+  for (auto _ : state) {
+    std::string response = paleo::handle_request_json(request);
+    benchmark::DoNotOptimize(response);
+  }
+}
+
+// The `search` request as the page sends it: the search at `devices` plus the scaling plot's
+// searches on 1, 2, 4, ... devices and the uniform strategies.
+void BM_SearchJsonApi(benchmark::State& state, const std::string& net) {
+  const std::string request = Json{{"command", "search"}, {"net", net}, {"devices", state.range(0)},
+                                   {"devices_per_node", 4}, {"batch_size", 32}}.dump();
   for (auto _ : state) {
     std::string response = paleo::handle_request_json(request);
     benchmark::DoNotOptimize(response);
@@ -101,6 +138,11 @@ BENCHMARK_CAPTURE(BM_SimulateCore, vgg16, std::string("vgg16"))->Unit(benchmark:
 BENCHMARK_CAPTURE(BM_SimulateJsonApi, inception_v3, std::string("inception_v3"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_SimulateJsonApi, vgg16, std::string("vgg16"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_EstimateJsonApi, inception_v3, std::string("inception_v3"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_PlainEstimateV100, inception_v3, std::string("inception_v3"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ClusterEstimate, inception_v3, std::string("inception_v3"))->Arg(16)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_SearchJsonApi, alex_v2, std::string("alex_v2"))->Arg(16)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_SearchJsonApi, vgg16, std::string("vgg16"))->Arg(16)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_SearchJsonApi, inception_v3, std::string("inception_v3"))->Arg(64)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "cli/calibrate_output.h"
 #include "cli/options.h"
@@ -159,9 +160,9 @@ int run(int argc, char** argv) {
   if (args.positional.empty()) throw std::invalid_argument("'" + cmd + "' needs a network spec or preset\n" + kUsage);
   int status = 0;
   for (const std::string& net_arg : args.positional) {
-    const Json net = net_argument(net_arg);
+    Json net = net_argument(net_arg);
     const bool transformer = paleo::is_transformer_net(net) || cmd == "plan" || cmd == "inference";
-    Json request = transformer ? build_transformer_request(cmd, args, net) : build_request(cmd, args, net);
+    Json request = transformer ? build_transformer_request(cmd, args, net) : build_request(cmd, args, std::move(net));
     if (args.has("calibration")) apply_calibration(args.get("calibration", ""), request);
     Json response = paleo::handle_request(request);
     if (!response["ok"].get<bool>()) {

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "core/error.h"
 #include "core/json.h"
@@ -99,8 +100,13 @@ Json build_collective_request(const Arguments& args) {
   return r;
 }
 
-Json build_request(const std::string& command, const Arguments& args, const Json& net) {
-  Json r = {{"command", command}, {"net", net}};
+Json build_request(const std::string& command, const Arguments& args, Json net) {
+  Json r = Json::object();
+  // Room for every field up front: an ordered object's entries are copied, the spec among them,
+  // each time its vector grows.
+  r.get_ref<Json::object_t&>().reserve(48);
+  r["command"] = command;
+  r["net"] = std::move(net);
   const bool simulate = command == "simulate";
   if (args.has("device_name")) r["device"] = args.get("device_name", "");
   if (args.has("network_name")) r["network"] = args.get("network_name", "");

@@ -28,8 +28,8 @@ void add_cluster_options(const Arguments& args, nlohmann::ordered_json& request)
 // --bandwidth_gbps with --latency_us) or a cluster.
 nlohmann::ordered_json build_collective_request(const Arguments& args);
 
-// Options shared by layers / summary / simulate / estimate.
-nlohmann::ordered_json build_request(const std::string& command, const Arguments& args,
-                                     const nlohmann::ordered_json& net);
+// Options shared by layers / summary / simulate / estimate. The net (a whole spec, often) moves
+// into the request.
+nlohmann::ordered_json build_request(const std::string& command, const Arguments& args, nlohmann::ordered_json net);
 
 }  // namespace paleo::cli

@@ -89,7 +89,8 @@ Json step_json(const ClusterStep& step) {
 
 Json cluster_step_json(const Request& r, std::vector<std::string>& warnings) {
   const ClusterOptions options = options_for(r);
-  const ClusterStep step = cluster_step(r.scenario, options);
+  NetworkPricer pricer(r.scenario);  // the network costs the same on every cluster size
+  const ClusterStep step = cluster_step(r.scenario, options, pricer);
   Json j = step_json(step);
   // The same step on 1, 2, 4, ... nodes of the same kind, for the scaling plot.
   Json scaling = Json::array();
@@ -100,7 +101,7 @@ Json cluster_step_json(const Request& r, std::vector<std::string>& warnings) {
     if (nodes > r.scenario.cluster.nodes) nodes = r.scenario.cluster.nodes;
     s.cluster.nodes = nodes;
     try {
-      const ClusterStep st = cluster_step(s, quick);
+      const ClusterStep st = cluster_step(s, quick, pricer);
       scaling.push_back({{"nodes", nodes}, {"devices", st.cluster.devices()}, {"step_ms", st.step_ms},
                          {"algorithm", st.chosen.algorithm},
                          {"throughput_samples_per_s", st.throughput_samples_per_s()}});

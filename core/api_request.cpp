@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/api/cnn_request.h"
 #include "core/checked_math.h"
 #include "core/collectives.h"
 #include "core/error.h"
+#include "core/network_batch.h"
+#include "core/preset_networks.h"
 #include "core/presets.h"
 #include "core/request_limits.h"
 #include "core/transformer/transformer_net.h"
@@ -170,14 +173,26 @@ void read_collective_command(const Json& request, Request& r) {
 
 void read_net(const Json& request, Scenario& s) {
   const Json& net = request["net"];
-  const Json& spec = net.is_string() ? Presets::instance().net(net.get<std::string>()) : net;
-  if (!spec.is_object()) throw Error("must be a preset name or a network spec object", "", "net");
-  s.spec = expand_net_spec(spec);
+  if (net.is_string()) {
+    // A preset: read once per process, re-batched here (which checks the batch as building does).
+    const PresetNetwork& preset = preset_network(net.get<std::string>(), *s.profile);
+    s.spec = preset.spec;
+    s.graph = preset.graph;
+    s.batch_size = preset.network.batch_size;
+    if (request.contains("batch_size")) s.batch_size = read_size(request["batch_size"], "batch_size", kMaxBatch);
+    Network at_batch = preset.network;
+    rebatch(at_batch, s.spec, s.graph, s.batch_size, *s.profile);
+    s.keep_network(std::move(at_batch));
+    return;
+  }
+  if (!net.is_object()) throw Error("must be a preset name or a network spec object", "", "net");
+  s.spec = expand_net_spec(net);
   s.graph = build_layer_graph(s.spec);
   s.batch_size = spec_batch_size(s.spec);
   if (request.contains("batch_size")) s.batch_size = read_size(request["batch_size"], "batch_size", kMaxBatch);
-  // Instantiate once here so that every spec error surfaces whatever the command.
-  build_network(s.spec, s.graph, s.batch_size);
+  // Instantiate once here so that every spec error surfaces whatever the command; pricing starts
+  // from this network.
+  s.keep_network(build_network(s.spec, s.graph, s.batch_size, *s.profile));
 }
 
 }  // namespace

@@ -41,7 +41,7 @@ SyncOption sync_option(CollectiveAlgorithm algorithm, const Cluster& group, cons
 }
 
 // Per layer in backward order: backward time and gradient bytes, for layers [first, last).
-void backward_order(const CostedNetwork& c, std::size_t first, std::size_t last, std::vector<double>& ms,
+void backward_order(const PricedNetwork& c, std::size_t first, std::size_t last, std::vector<double>& ms,
                     std::vector<double>& bytes) {
   for (std::size_t i = last; i-- > first;) {
     ms.push_back(c.cost.layers[i].backward.total_ms());
@@ -51,10 +51,10 @@ void backward_order(const CostedNetwork& c, std::size_t first, std::size_t last,
 
 // Memory grows linearly with the batch in this model (activations, and the workspaces of the
 // chosen algorithms): solve the line through batch 1 and 2, then step down while it does not fit.
-std::int64_t largest_fitting_batch(const Scenario& s) {
+std::int64_t largest_fitting_batch(const Scenario& s, NetworkPricer& pricer) {
   if (s.device.memory_bytes <= 0) return 0;
   auto total = [&](Dim b) {
-    CostedNetwork c = cost_at_batch(s, b);
+    const PricedNetwork c = pricer.at(b);
     return memory_footprint(c.net, c.cost, s.cost.optimizer, s.device.memory_bytes).total_bytes();
   };
   const double one = total(1), slope = total(2) - one;
@@ -79,8 +79,8 @@ void choose(ClusterStep& step, const ClusterOptions& o) {
   step.step_ms = o.overlap ? step.chosen.step_overlap_ms : step.chosen.step_no_overlap_ms;
 }
 
-void data_parallel_step(const Scenario& s, const ClusterOptions& o, ClusterStep& step) {
-  const CostedNetwork c = cost_at_batch(s, s.batch_size);
+void data_parallel_step(const Scenario& s, const ClusterOptions& o, ClusterStep& step, NetworkPricer& pricer) {
+  const PricedNetwork c = pricer.at(s.batch_size);
   step.forward_ms = forward_ms(s, c.cost);
   step.backward_ms = backward_ms(s, c.cost);
   step.update_ms = update_ms(s, c.cost);
@@ -91,13 +91,13 @@ void data_parallel_step(const Scenario& s, const ClusterOptions& o, ClusterStep&
     step.options.push_back(sync_option(a, step.cluster, settings, ms, bytes, o.bucket_bytes, step.forward_ms,
                                        step.update_ms));
   step.memory.push_back(memory_footprint(c.net, c.cost, s.cost.optimizer, s.device.memory_bytes));
-  if (o.find_max_batch) step.max_batch_per_replica = largest_fitting_batch(s);
+  if (o.find_max_batch) step.max_batch_per_replica = largest_fitting_batch(s, pricer);
 }
 
-void pipeline_step(const Scenario& s, const ClusterOptions& o, ClusterStep& step) {
+void pipeline_step(const Scenario& s, const ClusterOptions& o, ClusterStep& step, NetworkPricer& pricer) {
   step.pipelined = true;
   step.micro_batch = (s.batch_size + o.micro_batches - 1) / o.micro_batches;
-  const CostedNetwork c = cost_at_batch(s, step.micro_batch);
+  const PricedNetwork c = pricer.at(step.micro_batch);
   const std::size_t n = c.net.layers.size();
   if (static_cast<std::size_t>(step.stages) > n) throw Error("more stages than layers", "", "pipeline.stages");
   std::vector<double> layer_ms(n);
@@ -186,6 +186,11 @@ std::vector<CollectiveAlgorithm> sync_algorithms() {
 }
 
 ClusterStep cluster_step(const Scenario& s, const ClusterOptions& o) {
+  NetworkPricer pricer(s);
+  return cluster_step(s, o, pricer);
+}
+
+ClusterStep cluster_step(const Scenario& s, const ClusterOptions& o, NetworkPricer& pricer) {
   ClusterStep step;
   step.cluster = s.cluster;
   step.stages = o.pipeline_stages;
@@ -201,9 +206,9 @@ ClusterStep cluster_step(const Scenario& s, const ClusterOptions& o) {
   step.micro_batch = s.batch_size;
   step.global_batch = checked_multiply(s.batch_size, step.data_parallel, "batch_size");
   if (step.stages > 1) {
-    pipeline_step(s, o, step);
+    pipeline_step(s, o, step, pricer);
   } else {
-    data_parallel_step(s, o, step);
+    data_parallel_step(s, o, step, pricer);
   }
   choose(step, o);
   return step;

@@ -9,6 +9,7 @@
 #include "core/collectives.h"
 #include "core/gradient_sync.h"
 #include "core/memory_footprint.h"
+#include "core/network_pricer.h"
 #include "core/pipeline.h"
 #include "core/scenario.h"
 
@@ -54,6 +55,9 @@ struct ClusterStep {
 
 // Throws paleo::Error when the devices do not divide into the stages.
 ClusterStep cluster_step(const Scenario& scenario, const ClusterOptions& options);
+// The same with the network's costs from `pricer`, of a scenario that differs from `scenario` in
+// its cluster at most: the steps of a sweep over clusters cost the network once.
+ClusterStep cluster_step(const Scenario& scenario, const ClusterOptions& options, NetworkPricer& pricer);
 
 // The reduction runs at the device's memory bandwidth (reading two operands, writing one).
 CollectiveSettings collective_settings(const Device& device, std::int64_t servers);

@@ -1,5 +1,6 @@
 #include "core/collectives.h"
 
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -192,15 +193,21 @@ const char* collective_algorithm_name(CollectiveAlgorithm a) {
   return "";
 }
 
-std::vector<CollectiveAlgorithm> flat_algorithms(CollectiveOp op) {
+const std::vector<CollectiveAlgorithm>& flat_algorithms(CollectiveOp op) {
   using A = CollectiveAlgorithm;
-  std::vector<A> out;
-  for (A a : {A::kRing, A::kRecursiveDoubling, A::kRabenseifner, A::kBinomialTree, A::kDoubleBinaryTree,
-              A::kParameterServer, A::kShardedParameterServer, A::kPairwise}) {
-    Terms t;
-    if (flat_terms(op, a, 4, 1, 1, t)) out.push_back(a);
-  }
-  return out;
+  // Listed once per operation: every collective priced asks.
+  static const auto lists = [] {
+    std::array<std::vector<A>, 5> out;
+    for (CollectiveOp o : {CollectiveOp::kAllReduce, CollectiveOp::kReduceScatter, CollectiveOp::kAllGather,
+                           CollectiveOp::kBroadcast, CollectiveOp::kAllToAll})
+      for (A a : {A::kRing, A::kRecursiveDoubling, A::kRabenseifner, A::kBinomialTree, A::kDoubleBinaryTree,
+                  A::kParameterServer, A::kShardedParameterServer, A::kPairwise}) {
+        Terms t;
+        if (flat_terms(o, a, 4, 1, 1, t)) out[static_cast<std::size_t>(o)].push_back(a);
+      }
+    return out;
+  }();
+  return lists[static_cast<std::size_t>(op)];
 }
 
 CollectiveCost collective_cost(CollectiveOp op, CollectiveAlgorithm algorithm, std::int64_t workers, double bytes,

@@ -37,7 +37,7 @@ CollectiveAlgorithm parse_collective_algorithm(const std::string& name);  // thr
 const char* collective_op_name(CollectiveOp op);
 const char* collective_algorithm_name(CollectiveAlgorithm a);
 // The flat (single-link) algorithms that implement `op`.
-std::vector<CollectiveAlgorithm> flat_algorithms(CollectiveOp op);
+const std::vector<CollectiveAlgorithm>& flat_algorithms(CollectiveOp op);
 
 // One flat algorithm over `workers` processes on one kind of link. Throws paleo::Error when
 // the algorithm does not implement the operation.

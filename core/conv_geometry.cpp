@@ -36,18 +36,14 @@ BackpropPadding backprop_padding(const ConvGeometry& c) {
   return p;
 }
 
-}  // namespace
-
-ConvGeometry make_conv(const Shape& input, const Shape& filter, Dim sh, Dim sw, Padding padding,
-                       Dim pad_h, Dim pad_w, const std::string& layer) {
-  if (input.size() != 4)
-    throw Error("needs a 4-D input [N, H, W, C], got [" + shape_to_string(input) + "]", layer, "parents");
-  ConvGeometry c;
-  c.input = input;
-  c.kh = filter[0];
-  c.kw = filter[1];
-  c.cin = filter[2];
-  c.cout = filter[3];
+// make_conv with the filter's four sizes; `c` holds the input already.
+void shape_conv(ConvGeometry& c, Dim kh, Dim kw, Dim cin, Dim cout, Dim sh, Dim sw, Padding padding, Dim pad_h,
+                Dim pad_w, const std::string& layer) {
+  const Shape& input = c.input;
+  c.kh = kh;
+  c.kw = kw;
+  c.cin = cin;
+  c.cout = cout;
   c.sh = sh;
   c.sw = sw;
   c.padding = padding;
@@ -80,14 +76,33 @@ ConvGeometry make_conv(const Shape& input, const Shape& filter, Dim sh, Dim sw, 
                 layer, "filter");
   c.output = {input[0], oh, ow, c.cout};
   element_count(c.output, layer, "filter");
+}
+
+// The gradients' dummies: the input [n, h, w, ch] written in place rather than built and copied.
+ConvGeometry dummy_conv(Dim n, Dim h, Dim w, Dim ch, Dim kh, Dim kw, Dim cin, Dim cout, Padding padding, Dim pad_h,
+                        Dim pad_w, const std::string& layer) {
+  ConvGeometry c;
+  c.input = {n, h, w, ch};
+  shape_conv(c, kh, kw, cin, cout, 1, 1, padding, pad_h, pad_w, layer);
+  return c;
+}
+
+}  // namespace
+
+ConvGeometry make_conv(const Shape& input, const Shape& filter, Dim sh, Dim sw, Padding padding,
+                       Dim pad_h, Dim pad_w, const std::string& layer) {
+  if (input.size() != 4)
+    throw Error("needs a 4-D input [N, H, W, C], got [" + shape_to_string(input) + "]", layer, "parents");
+  ConvGeometry c;
+  c.input = input;
+  shape_conv(c, filter[0], filter[1], filter[2], filter[3], sh, sw, padding, pad_h, pad_w, layer);
   return c;
 }
 
 ConvGeometry data_gradient_conv(const ConvGeometry& c, const std::string& layer) {
   BackpropPadding p = backprop_padding(c);
-  ConvGeometry d = make_conv({c.output[0], p.expanded_h, p.expanded_w, c.output[3]},
-                             {c.kh, c.kw, c.cout, c.cin}, 1, 1, Padding::kExplicit, p.pad_h,
-                             p.pad_w, layer);
+  ConvGeometry d = dummy_conv(c.output[0], p.expanded_h, p.expanded_w, c.output[3], c.kh, c.kw, c.cout, c.cin,
+                              Padding::kExplicit, p.pad_h, p.pad_w, layer);
   d.holes = p.holes;
   d.holes_in_inputs = true;
   d.groups = c.groups;
@@ -97,9 +112,8 @@ ConvGeometry data_gradient_conv(const ConvGeometry& c, const std::string& layer)
 ConvGeometry filter_gradient_conv(const ConvGeometry& c, const std::string& layer) {
   BackpropPadding p = backprop_padding(c);
   Padding padding = c.padding == Padding::kValid ? Padding::kValid : Padding::kExplicit;
-  ConvGeometry f = make_conv({c.cin, c.input[1], c.input[2], c.input[0]},
-                             {p.expanded_h, p.expanded_w, c.output[0], c.output[3]}, 1, 1,
-                             padding, p.pad_h, p.pad_w, layer);
+  ConvGeometry f = dummy_conv(c.cin, c.input[1], c.input[2], c.input[0], p.expanded_h, p.expanded_w, c.output[0],
+                              c.output[3], padding, p.pad_h, p.pad_w, layer);
   f.holes = p.holes;
   f.holes_in_inputs = false;
   f.groups = c.groups;

@@ -21,7 +21,7 @@ struct PassCost {
   double bytes = 0;         // local memory traffic only
   double workspace_bytes = 0;
   double overlapped_ms = 0; // compute and memory time that overlap (the roofline option)
-  std::string algorithm;    // convolutions only
+  const char* algorithm = "";  // convolutions only: the static name of the algorithm
 
   double total_ms() const { return comp_ms + comm_ms - overlapped_ms; }
   double pipelined_ms() const { return comp_ms > comm_ms ? comp_ms : comm_ms; }

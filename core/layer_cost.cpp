@@ -37,7 +37,11 @@ std::int64_t device_group(const Layer& l) { return l.on_split_device ? l.split_i
 bool on_other_device(const Layer& a, const Layer& b, bool original_rules) {
   // The original compared the string "0" of a split with the integer 0 of an unsplit layer.
   if (original_rules) return a.on_split_device != b.on_split_device || a.split_device != b.split_device;
-  return a.device_id() != b.device_id();
+  // a.device_id() != b.device_id(), without building either string.
+  static const std::string device_zero = "0";
+  const std::string& da = a.on_split_device ? a.split_device : device_zero;
+  const std::string& db = b.on_split_device ? b.split_device : device_zero;
+  return da != db;
 }
 
 // Original _estimate_remote_fetch: pull each input that lives on another device; each parent
@@ -185,7 +189,7 @@ LayerCost layer_compute_cost(const Layer& l, const CostModel& model, const CostO
   cost.backward_filter = filter;
   cost.backward = data;
   cost.backward += filter;
-  cost.backward.algorithm.clear();
+  cost.backward.algorithm = "";
   return cost;
 }
 

@@ -11,22 +11,39 @@ struct Elementwise {
   double filter_flops;    // parameter gradients (batch norm's gamma and beta)
 };
 
+constexpr Elementwise kRelu = {1, 1, 1, 2, 0};
+constexpr Elementwise kSigmoid = {4, 2, 1, 2, 0};
+constexpr Elementwise kBatchNorm = {6, 10, 2, 3, 2};
+constexpr Elementwise kLrn = {13, 26, 1, 3, 0};  // window of 5: 2*5 + 3
+constexpr Elementwise kScale = {2, 2, 1, 2, 0};
+constexpr Elementwise kSoftmax = {5, 4, 2, 2, 0};
+
+// Costed for every layer of every pass priced: the names are told apart by their length first.
 const Elementwise* operator_for(const std::string& type) {
-  static const Elementwise relu = {1, 1, 1, 2, 0};
-  static const Elementwise sigmoid = {4, 2, 1, 2, 0};
-  static const Elementwise batch_norm = {6, 10, 2, 3, 2};
-  static const Elementwise lrn = {13, 26, 1, 3, 0};  // window of 5: 2*5 + 3
-  static const Elementwise scale = {2, 2, 1, 2, 0};
-  static const Elementwise softmax = {5, 4, 2, 2, 0};
   // ReLU6 clips at 6 as well: the same traffic, and FLOPs do not matter for a memory-bound layer.
-  if (type == "ReLU" || type == "ReLU6" || type == "relu" || type == "relu6" || type == "elu" || type == "tanh")
-    return &relu;
-  if (type == "Sigmoid" || type == "sigmoid") return &sigmoid;
-  if (type == "BatchNorm" || type == "batch_norm") return &batch_norm;
-  if (type == "LRN") return &lrn;
-  if (type == "Scale") return &scale;
-  if (type == "Softmax") return &softmax;
-  return nullptr;
+  switch (type.size()) {
+    case 3:
+      if (type == "LRN") return &kLrn;
+      if (type == "elu") return &kRelu;
+      return nullptr;
+    case 4:
+      if (type == "relu" || type == "ReLU" || type == "tanh") return &kRelu;
+      return nullptr;
+    case 5:
+      if (type == "ReLU6" || type == "relu6") return &kRelu;
+      if (type == "Scale") return &kScale;
+      return nullptr;
+    case 7:
+      if (type == "Sigmoid" || type == "sigmoid") return &kSigmoid;
+      if (type == "Softmax") return &kSoftmax;
+      return nullptr;
+    case 9:
+      return type == "BatchNorm" ? &kBatchNorm : nullptr;
+    case 10:
+      return type == "batch_norm" ? &kBatchNorm : nullptr;
+    default:
+      return nullptr;
+  }
 }
 
 void add_elementwise(const Elementwise& op, double elements, const CostModel& model, PassCosts& c) {
@@ -81,12 +98,12 @@ bool add_memory_bound_cost(const Layer& l, const CostModel& model, PassCosts& c)
   }
 }
 
-std::vector<PassCosts> fused_epilogue_kernels(const Layer& l, const CostModel& model) {
-  std::vector<PassCosts> kernels;
+EpilogueKernels fused_epilogue_kernels(const Layer& l, const CostModel& model) {
+  EpilogueKernels kernels;
   const double elements = product(l.output);
-  if (l.fused_batch_norm) add_elementwise(*operator_for("BatchNorm"), elements, model, kernels.emplace_back());
+  if (l.fused_batch_norm) add_elementwise(kBatchNorm, elements, model, kernels.kernels[kernels.count++]);
   if (const Elementwise* op = operator_for(l.fused_activation))
-    add_elementwise(*op, elements, model, kernels.emplace_back());
+    add_elementwise(*op, elements, model, kernels.kernels[kernels.count++]);
   return kernels;
 }
 

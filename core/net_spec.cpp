@@ -116,7 +116,7 @@ struct Expander {
         spec.type = read_string(it.value(), "type", spec.name);
         if (spec.type == "Block" || spec.type == "ModelParallel")
           throw Error("blocks cannot be nested", spec.name, "type");
-        spec.params = it.value();
+        spec.params = &it.value();
         std::vector<std::string> own = parents_of(it.value(), spec.name);
         if (own.empty()) {
           spec.parents = block_parents;
@@ -134,7 +134,14 @@ struct Expander {
 
 NetSpec expand_net_spec(const Json& net) {
   if (!net.is_object()) throw Error("a network spec must be a JSON object", "", "net");
+  return expand_net_spec(std::make_shared<const Json>(net));
+}
+
+NetSpec expand_net_spec(std::shared_ptr<const Json> document) {
+  const Json& net = *document;
+  if (!net.is_object()) throw Error("a network spec must be a JSON object", "", "net");
   Expander ex;
+  ex.out.document = std::move(document);
   if (net.contains("name")) {
     if (!net["name"].is_string()) throw Error("must be a string", "", "name");
     ex.out.name = net["name"].get<std::string>();
@@ -157,7 +164,7 @@ NetSpec expand_net_spec(const Json& net) {
     LayerSpec spec;
     spec.name = it.key();
     spec.type = type;
-    spec.params = it.value();
+    spec.params = &it.value();
     spec.parents = ex.resolve(Expander::parents_of(it.value(), it.key()), -1, it.key());
     ex.add(std::move(spec));
   }

@@ -86,8 +86,8 @@ Shape infer_reshape(Shape target, const Shape& input, const std::string& layer, 
 
 // A convolution may pin its own algorithm.
 void read_conv_algorithm(Layer& l, const LayerSpec& spec) {
-  if (!spec.params.contains("conv_algorithm")) return;
-  l.conv_algorithm = read_string(spec.params, "conv_algorithm", l.name);
+  if (!spec.params->contains("conv_algorithm")) return;
+  l.conv_algorithm = read_string(*spec.params, "conv_algorithm", l.name);
   try {
     parse_conv_algorithm(l.conv_algorithm);
   } catch (const Error& e) {
@@ -120,37 +120,37 @@ bool read_bias(const Json& params, const std::string& layer) {
 void shape_convolution(Layer& l, const LayerSpec& spec) {
   read_conv_algorithm(l, spec);
   const Shape& in = image_input(l);
-  Shape f = read_filter(spec.params, l.name, in[3], /*allow_infer=*/true);
+  Shape f = read_filter(*spec.params, l.name, in[3], /*allow_infer=*/true);
   if (spec.splits > 0) {
     f[3] /= spec.splits;
     if (f[3] == 0) throw Error("fewer output channels than model-parallel splits", l.name, "filter");
   }
-  auto [sh, sw] = read_window(spec.params, "strides", l.name);
-  l.conv = make_conv(in, f, sh, sw, read_padding(spec.params, l.name), 0, 0, l.name);
-  l.conv.groups = read_group(spec.params, f, l.name);
+  auto [sh, sw] = read_window(*spec.params, "strides", l.name);
+  l.conv = make_conv(in, f, sh, sw, read_padding(*spec.params, l.name), 0, 0, l.name);
+  l.conv.groups = read_group(*spec.params, f, l.name);
   l.output = l.conv.output;
   l.fused_activation = "relu";
-  if (spec.params.contains("activation_fn")) {
-    const Json& a = spec.params["activation_fn"];
+  if (spec.params->contains("activation_fn")) {
+    const Json& a = (*spec.params)["activation_fn"];
     l.fused_activation = a.is_string() ? a.get<std::string>() : "";
   }
-  const Json& norm = spec.params.contains("normalizer_fn") ? spec.params["normalizer_fn"] : Json();
+  const Json& norm = spec.params->contains("normalizer_fn") ? (*spec.params)["normalizer_fn"] : Json();
   l.fused_batch_norm = norm.is_string() && norm.get<std::string>() == "batch_norm";
-  l.params = f[0] * f[1] * (f[2] / l.conv.groups) * f[3] + (read_bias(spec.params, l.name) ? f[3] : 0);
+  l.params = f[0] * f[1] * (f[2] / l.conv.groups) * f[3] + (read_bias(*spec.params, l.name) ? f[3] : 0);
   l.weights_bytes = 4 * l.params;
 }
 
 void shape_deconvolution(Layer& l, const LayerSpec& spec) {
   read_conv_algorithm(l, spec);
   const Shape& in = image_input(l);
-  Shape f = read_filter(spec.params, l.name, 0, /*allow_infer=*/false);
-  if (read_group(spec.params, f, l.name) != 1) throw Error("grouped deconvolutions are not modelled", l.name, "group");
-  auto [sh, sw] = read_window(spec.params, "strides", l.name);
-  Shape out = read_dims(spec.params, "output_shape", l.name, 4);
+  Shape f = read_filter(*spec.params, l.name, 0, /*allow_infer=*/false);
+  if (read_group(*spec.params, f, l.name) != 1) throw Error("grouped deconvolutions are not modelled", l.name, "group");
+  auto [sh, sw] = read_window(*spec.params, "strides", l.name);
+  Shape out = read_dims(*spec.params, "output_shape", l.name, 4);
   out[0] = in[0];
   element_count(out, l.name, "output_shape");
   // The deconvolution is the transposed convolution from its output back to its input.
-  l.conv = make_conv(out, f, sh, sw, read_padding(spec.params, l.name), 0, 0, l.name);
+  l.conv = make_conv(out, f, sh, sw, read_padding(*spec.params, l.name), 0, 0, l.name);
   if (l.conv.output != in)
     throw Error("the transposed convolution of output_shape [" + shape_to_string(out) + "] gives [" +
                     shape_to_string(l.conv.output) + "], not the input [" + shape_to_string(in) + "]",
@@ -166,10 +166,10 @@ void shape_deconvolution(Layer& l, const LayerSpec& spec) {
 
 void shape_pooling(Layer& l, const LayerSpec& spec) {
   const Shape& in = image_input(l);
-  auto [kh, kw] = read_window(spec.params, "ksize", l.name);
-  auto [sh, sw] = read_window(spec.params, "strides", l.name);
+  auto [kh, kw] = read_window(*spec.params, "ksize", l.name);
+  auto [sh, sw] = read_window(*spec.params, "strides", l.name);
   Dim oh = 0, ow = 0;
-  if (read_padding(spec.params, l.name) == Padding::kValid) {
+  if (read_padding(*spec.params, l.name) == Padding::kValid) {
     oh = in[1] - kh + 1 > 0 ? (in[1] - kh + sh) / sh : 0;
     ow = in[2] - kw + 1 > 0 ? (in[2] - kw + sw) / sw : 0;
   } else {
@@ -186,7 +186,7 @@ void shape_pooling(Layer& l, const LayerSpec& spec) {
 
 void shape_inner_product(Layer& l, const LayerSpec& spec) {
   const Shape& in = single_input(l);
-  Dim k = read_dim(require_field(spec.params, "num_outputs", l.name), "num_outputs", l.name);
+  Dim k = read_dim(require_field(*spec.params, "num_outputs", l.name), "num_outputs", l.name);
   if (k <= 0 || k > kMaxElements) throw Error("must be a positive integer", l.name, "num_outputs");
   Dim features = element_count(in, l.name, "parents") / in[0];
   l.inputs[0] = {in[0], features};  // auto-flattened, as the original
@@ -199,7 +199,7 @@ void shape_inner_product(Layer& l, const LayerSpec& spec) {
 
 void shape_concatenate(Layer& l, const LayerSpec& spec) {
   if (l.inputs.empty()) throw Error("needs at least one parent", l.name, "parents");
-  Dim dim = read_dim(require_field(spec.params, "dim", l.name), "dim", l.name);
+  Dim dim = read_dim(require_field(*spec.params, "dim", l.name), "dim", l.name);
   const Shape& first = l.inputs[0];
   if (dim < 0 || dim >= static_cast<Dim>(first.size()))
     throw Error("must index a dimension of the inputs", l.name, "dim");
@@ -230,7 +230,7 @@ void shape_layer(Layer& l, const LayerSpec& spec, Dim batch_size, const ModelPro
   switch (l.kind) {
     case LayerKind::kInput: {
       if (!l.inputs.empty()) throw Error("an Input layer has no parents", l.name, "parents");
-      Shape t = read_dims(spec.params, "tensor", l.name);
+      Shape t = read_dims(*spec.params, "tensor", l.name);
       element_count(t, l.name, "tensor");
       t[0] = batch_size;
       element_count(t, l.name, "tensor");
@@ -253,8 +253,8 @@ void shape_layer(Layer& l, const LayerSpec& spec, Dim batch_size, const ModelPro
     case LayerKind::kSoftmax: {
       const Shape& in = single_input(l);
       Dim classes = in.back();
-      if (spec.params.contains("num_classes") && !spec.params["num_classes"].is_null()) {
-        classes = read_dim(spec.params["num_classes"], "num_classes", l.name);
+      if (spec.params->contains("num_classes") && !(*spec.params)["num_classes"].is_null()) {
+        classes = read_dim((*spec.params)["num_classes"], "num_classes", l.name);
         if (classes <= 0) throw Error("must be positive", l.name, "num_classes");
       }
       l.output = {in[0], classes};
@@ -262,12 +262,12 @@ void shape_layer(Layer& l, const LayerSpec& spec, Dim batch_size, const ModelPro
       return;
     }
     case LayerKind::kReshape:
-      l.output = infer_reshape(read_dims(spec.params, "output_shape", l.name), single_input(l), l.name,
+      l.output = infer_reshape(read_dims(*spec.params, "output_shape", l.name), single_input(l), l.name,
                                "output_shape");
       return;
     case LayerKind::kUpSampling: {
       const Shape& in = image_input(l);
-      auto [kh, kw] = read_window(spec.params, "ksize", l.name);
+      auto [kh, kw] = read_window(*spec.params, "ksize", l.name);
       // Each product checked before it is formed; then the whole tensor.
       l.output = {in[0], checked_multiply(in[1], kh, "ksize", kMaxElements, l.name),
                   checked_multiply(in[2], kw, "ksize", kMaxElements, l.name), in[3]};
@@ -297,7 +297,7 @@ Dim spec_batch_size(const NetSpec& spec) {
   if (it == spec.index_of.end()) throw Error("the network needs an input layer named 'data'", "data", "layers");
   const LayerSpec& data = spec.layers[it->second];
   if (data.type != "Input") throw Error("the layer 'data' must be of type Input", "data", "type");
-  Shape t = read_dims(data.params, "tensor", "data");
+  Shape t = read_dims(*data.params, "tensor", "data");
   element_count(t, "data", "tensor");
   return t[0];
 }

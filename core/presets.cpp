@@ -118,64 +118,88 @@ Cluster cluster_from_json(const Json& value, const std::string& field, std::stri
 }
 
 Link Presets::link(const std::string& key, const std::string& field) const {
-  const Json* entry = find_by_key(links_, key);
-  if (!entry) throw Error("unknown link '" + key + "' (known: " + known_keys(links_) + ")", "", field);
+  const Json* entry = find_by_key(links(), key);
+  if (!entry) throw Error("unknown link '" + key + "' (known: " + known_keys(links()) + ")", "", field);
   return link_from_json(*entry, field);
 }
 
 Cluster Presets::cluster(const std::string& key, std::string* device_key) const {
-  const Json* entry = find_by_key(clusters_, key);
-  if (!entry) throw Error("unknown cluster '" + key + "' (known: " + known_keys(clusters_) + ")", "", "cluster");
+  const Json* entry = find_by_key(clusters(), key);
+  if (!entry) throw Error("unknown cluster '" + key + "' (known: " + known_keys(clusters()) + ")", "", "cluster");
   return cluster_from_json(*entry, "cluster", device_key);
 }
 
 const Presets& Presets::instance() {
-  static const Presets presets;
-  return presets;
+  // Never destroyed: nothing to release at exit but memory, and freeing every parsed document
+  // would only slow the command line's exit.
+  static const Presets* presets = new Presets();
+  return *presets;
+}
+
+const Json& Presets::Document::get() const {
+  std::call_once(parsed_, [this] { doc_ = Json::parse(file_->text()); });
+  return doc_;
+}
+
+const Json& Presets::List::get() const {
+  static const Json empty = Json::array();
+  return doc ? list_in(doc->get(), name) : empty;
 }
 
 Presets::Presets() {
   for (std::size_t i = 0; i < kEmbeddedPresetCount; ++i) {
     const std::string path = kEmbeddedPresets[i].path;
-    Json doc = Json::parse(kEmbeddedPresets[i].text());
+    const Document* doc = &documents_.emplace_back(&kEmbeddedPresets[i]);
+    auto stem = [&](std::size_t folder) { return path.substr(folder, path.size() - folder - 5); };
     if (path.rfind("nets/", 0) == 0) {
-      nets_.emplace_back(path.substr(5, path.size() - 5 - 5), std::move(doc));
+      nets_.emplace_back(stem(5), doc);
     } else if (path.rfind("transformers/", 0) == 0) {
-      transformers_.emplace_back(path.substr(13, path.size() - 13 - 5), std::move(doc));
+      transformers_.emplace_back(stem(13), doc);
     } else if (path.rfind("validation/", 0) == 0) {
-      validation_.emplace_back(path.substr(11, path.size() - 11 - 5), std::move(doc));
+      validation_sources_.emplace_back(stem(11), doc);
     } else if (path == "devices.json") {
-      devices_ = list_in(doc, "devices");
+      devices_ = {doc, "devices"};
     } else if (path == "networks.json") {
-      networks_ = list_in(doc, "networks");
+      networks_ = {doc, "networks"};
     } else if (path == "software.json") {
-      software_ = list_in(doc, "software");
+      software_ = {doc, "software"};
     } else if (path == "scenarios.json") {
-      scenarios_ = list_in(doc, "scenarios");
+      scenarios_ = {doc, "scenarios"};
     } else if (path == "prices.json") {
-      prices_ = list_in(doc, "prices");
+      prices_ = {doc, "prices"};
     } else if (path == "links.json") {
-      links_ = list_in(doc, "links");
+      links_ = {doc, "links"};
     } else if (path == "clusters.json") {
-      clusters_ = list_in(doc, "clusters");
+      clusters_ = {doc, "clusters"};
     } else if (path == "software_eras.json") {
-      software_eras_ = list_in(doc, "eras");
+      software_eras_ = {doc, "eras"};
     }
   }
 }
 
+const std::vector<std::pair<std::string, Json>>& Presets::parsed_validation_files() const {
+  std::call_once(validation_parsed_, [this] {
+    for (const auto& [name, doc] : validation_sources_) validation_.emplace_back(name, doc->get());
+  });
+  return validation_;
+}
+
 const Json& Presets::net(const std::string& key) const {
-  for (const auto& [k, spec] : nets_)
-    if (k == key) return spec;
+  for (const auto& [k, doc] : nets_)
+    if (k == key) return doc->get();
   std::string known;
   for (const auto& [k, spec] : nets_) known += (known.empty() ? "" : ", ") + k;
   for (const auto& [k, doc] : transformers_) known += ", " + k;
   throw Error("unknown preset net '" + key + "' (known: " + known + ")", "", "net");
 }
 
+std::shared_ptr<const Json> Presets::net_document(const std::string& key) const {
+  return std::shared_ptr<const Json>(std::shared_ptr<const Json>(), &net(key));
+}
+
 const Json* Presets::find_transformer(const std::string& key) const {
   for (const auto& [k, doc] : transformers_)
-    if (k == key) return &doc;
+    if (k == key) return &doc->get();
   return nullptr;
 }
 
@@ -192,20 +216,20 @@ std::vector<std::string> Presets::net_keys() const {
 }
 
 Device Presets::device(const std::string& key) const {
-  const Json* entry = find_by_key(devices_, key);
-  if (!entry) throw Error("unknown device '" + key + "' (known: " + known_keys(devices_) + ")", "", "device");
+  const Json* entry = find_by_key(devices(), key);
+  if (!entry) throw Error("unknown device '" + key + "' (known: " + known_keys(devices()) + ")", "", "device");
   return device_from_json(*entry, "device");
 }
 
 Interconnect Presets::interconnect(const std::string& key) const {
-  const Json* entry = find_by_key(networks_, key);
-  if (!entry) throw Error("unknown network '" + key + "' (known: " + known_keys(networks_) + ")", "", "network");
+  const Json* entry = find_by_key(interconnects(), key);
+  if (!entry) throw Error("unknown network '" + key + "' (known: " + known_keys(interconnects()) + ")", "", "network");
   return interconnect_from_json(*entry, "network");
 }
 
 Software Presets::software(const std::string& key) const {
-  const Json* entry = find_by_key(software_, key);
-  if (!entry) throw Error("unknown software '" + key + "' (known: " + known_keys(software_) + ")", "", "software");
+  const Json* entry = find_by_key(software_list(), key);
+  if (!entry) throw Error("unknown software '" + key + "' (known: " + known_keys(software_list()) + ")", "", "software");
   Software s;
   s.key = key;
   s.name = entry->value("name", key);

@@ -1,8 +1,12 @@
 #pragma once
 // The built-in presets: presets/*.json compiled into the core (core/embedded_presets.h).
+#include <deque>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
+#include "core/embedded_presets.h"
 #include "core/hardware.h"
 #include "core/json.h"
 #include "core/link.h"
@@ -11,10 +15,13 @@ namespace paleo {
 
 class Presets {
  public:
-  static const Presets& instance();  // parsed once, on first use
+  static const Presets& instance();  // each file parsed once, on first use
 
   // Each throws paleo::Error (field = the request field) for an unknown key.
   const Json& net(const std::string& key) const;
+  // The same as a shared pointer that owns nothing (presets live as long as the process), for a
+  // NetSpec to read in place.
+  std::shared_ptr<const Json> net_document(const std::string& key) const;
   Device device(const std::string& key) const;
   Interconnect interconnect(const std::string& key) const;
   Software software(const std::string& key) const;
@@ -28,29 +35,46 @@ class Presets {
   std::vector<std::string> transformer_keys() const;
   // Validation case files (presets/validation/<name>.json: {"cases": [...]}, docs/validation.md),
   // as (file stem, document) in file-name order.
-  const std::vector<std::pair<std::string, Json>>& validation_files() const { return validation_; }
-  const Json& devices() const { return devices_; }
-  const Json& interconnects() const { return networks_; }
-  const Json& software_list() const { return software_; }
-  const Json& scenarios() const { return scenarios_; }
-  const Json& prices() const { return prices_; }
-  const Json& links() const { return links_; }
-  const Json& clusters() const { return clusters_; }
-  const Json& software_eras() const { return software_eras_; }
+  const std::vector<std::pair<std::string, Json>>& validation_files() const { return parsed_validation_files(); }
+  const Json& devices() const { return devices_.get(); }
+  const Json& interconnects() const { return networks_.get(); }
+  const Json& software_list() const { return software_.get(); }
+  const Json& scenarios() const { return scenarios_.get(); }
+  const Json& prices() const { return prices_.get(); }
+  const Json& links() const { return links_.get(); }
+  const Json& clusters() const { return clusters_.get(); }
+  const Json& software_eras() const { return software_eras_.get(); }
 
  private:
+  // A compiled-in file, parsed the first time it is asked for: a command reads a few of them, and
+  // parsing all at start-up costs more than most commands.
+  class Document {
+   public:
+    explicit Document(const EmbeddedFile* file) : file_(file) {}
+    const Json& get() const;
+
+   private:
+    const EmbeddedFile* file_;
+    mutable std::once_flag parsed_;
+    mutable Json doc_;
+  };
+  // A list under `name` in one document ({"devices": [...]}).
+  struct List {
+    const Document* doc = nullptr;
+    const char* name = "";
+    const Json& get() const;
+  };
+
   Presets();
-  std::vector<std::pair<std::string, Json>> nets_;  // key = file stem of nets/<key>.json
-  std::vector<std::pair<std::string, Json>> transformers_;  // key = file stem of transformers/<key>.json
-  std::vector<std::pair<std::string, Json>> validation_;    // key = file stem of validation/<name>.json
-  Json devices_ = Json::array();
-  Json networks_ = Json::array();
-  Json software_ = Json::array();
-  Json scenarios_ = Json::array();
-  Json prices_ = Json::array();
-  Json links_ = Json::array();
-  Json clusters_ = Json::array();
-  Json software_eras_ = Json::array();
+  const std::vector<std::pair<std::string, Json>>& parsed_validation_files() const;
+
+  std::deque<Document> documents_;
+  std::vector<std::pair<std::string, const Document*>> nets_;  // key = file stem of nets/<key>.json
+  std::vector<std::pair<std::string, const Document*>> transformers_;  // key = file stem of transformers/<key>.json
+  std::vector<std::pair<std::string, const Document*>> validation_sources_;  // validation/<name>.json
+  mutable std::once_flag validation_parsed_;
+  mutable std::vector<std::pair<std::string, Json>> validation_;
+  List devices_, networks_, software_, scenarios_, prices_, links_, clusters_, software_eras_;
 };
 
 // Device and interconnect from a request object ({"name", "peak_gflops", ...}); throws with the

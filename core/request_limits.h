@@ -34,7 +34,7 @@ constexpr double kMaxPipelineSplitWork = 268435456.0;  // 2^28
 // The layer-wise search: devices, and its work: the configuration pairs it prices along the
 // net's edges times the devices (each pair's transfer cost looks at the devices' parts).
 constexpr std::int64_t kMaxSearchDevices = 1024;
-constexpr double kMaxSearchWork = 1e8;
+constexpr double kMaxSearchWork = 5e9;
 
 // The transformer planner: the layouts it prices (tp, pp, cp, micro-batch, interleaving,
 // recompute, ZeRO), counted before any is priced.

@@ -1,10 +1,20 @@
 #include "core/scenario.h"
 
+#include "core/network_batch.h"
+
 namespace paleo {
+
+Network network_at_batch(const Scenario& s, Dim batch_size) {
+  const Network* read = s.built_network();
+  if (!read) return build_network(s.spec, s.graph, batch_size, *s.profile);
+  Network net = *read;
+  rebatch(net, s.spec, s.graph, batch_size, *s.profile);
+  return net;
+}
 
 CostedNetwork cost_at_batch(const Scenario& s, Dim batch_size) {
   CostedNetwork out;
-  out.net = build_network(s.spec, s.graph, batch_size, *s.profile);
+  out.net = network_at_batch(s, batch_size);
   CostModel model = s.cost_model();
   out.cost = network_cost(out.net, model, update_model_for(model), s.cost);
   return out;

@@ -1,5 +1,6 @@
 #pragma once
 // Everything a simulation needs: the network, the hardware, the profile and the options.
+#include <memory>
 #include <optional>
 
 #include "core/efficiency/software_era.h"
@@ -15,7 +16,8 @@
 
 namespace paleo {
 
-struct Scenario {
+class Scenario {
+ public:
   NetSpec spec;
   LayerGraph graph;
   Dim batch_size = 0;
@@ -37,6 +39,19 @@ struct Scenario {
     return CostModel(device, *profile, ppp_comp, ppp_comm, precision,
                      era ? std::optional<KernelEfficiency>(era->efficiency) : std::nullopt);
   }
+
+  // The network as the spec built it when the request was read, kept so that pricing re-batches
+  // it instead of reading the spec again (shared by copies of the scenario).
+  void keep_network(Network net) {
+    built_ = std::make_shared<const Network>(std::move(net));
+    built_profile_ = profile;
+  }
+  // That network, unless the profile changed since (it decides batch norm's parameters).
+  const Network* built_network() const { return built_ && built_profile_ == profile ? built_.get() : nullptr; }
+
+ private:
+  std::shared_ptr<const Network> built_;
+  const ModelProfile* built_profile_ = nullptr;
 };
 
 // The network at `batch_size` and its cost under the scenario.
@@ -46,6 +61,10 @@ struct CostedNetwork {
 };
 
 CostedNetwork cost_at_batch(const Scenario& s, Dim batch_size);
+
+// The scenario's network at `batch_size`: the one read with the request, re-batched, else built
+// from the spec.
+Network network_at_batch(const Scenario& s, Dim batch_size);
 
 // Forward, backward and update time of one pass honouring use_pipeline.
 double forward_ms(const Scenario& s, const NetworkCost& c);

@@ -2,6 +2,7 @@
 
 #include "core/checked_math.h"
 #include "core/error.h"
+#include "core/network_pricer.h"
 
 namespace paleo {
 namespace {
@@ -25,20 +26,21 @@ Dim strong_batch(Dim batch, std::int64_t workers) { return (batch + workers - 1)
 std::vector<ScalingTable> simulate_data_parallel(const Scenario& s, const std::vector<std::int64_t>& workers,
                                                  const std::vector<std::string>& scalings) {
   std::vector<ScalingTable> tables;
-  const CostedNetwork full = cost_at_batch(s, s.batch_size);
-  const ScalingRow one_worker = scaling_row(s, full.cost, 1);
+  NetworkPricer pricer(s);
+  const NetworkCost& full = pricer.at(s.batch_size).cost;
+  const ScalingRow one_worker = scaling_row(s, full, 1);
   for (const std::string& scaling : scalings) {
     ScalingTable table;
     table.scaling = scaling;
     for (std::int64_t n : workers) {
       ScalingRow row;
       if (scaling == "weak") {
-        row = scaling_row(s, full.cost, n);
+        row = scaling_row(s, full, n);
         row.batch_size = checked_multiply(s.batch_size, n, "workers");
       } else if (scaling == "strong") {
         const Dim per_worker = strong_batch(s.batch_size, n);
-        row = per_worker == s.batch_size ? scaling_row(s, full.cost, n)
-                                         : scaling_row(s, cost_at_batch(s, per_worker).cost, n);
+        row = per_worker == s.batch_size ? scaling_row(s, full, n)
+                                         : scaling_row(s, pricer.at(per_worker).cost, n);
         row.batch_size = s.batch_size;
       } else {
         throw Error("unknown scaling '" + scaling + "' (known: weak, strong)", "", "scaling");

@@ -1,6 +1,7 @@
 #include "core/strategy_api.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/cluster_step.h"
 #include "core/error.h"
@@ -88,7 +89,7 @@ Json search_response(const Request& r) {
     throw Error("the search handles up to " + std::to_string(kMaxSearchDevices) + " devices", "", "devices");
   const Dim per_device = r.scenario.batch_size;
   const Dim global_batch = checked_multiply(per_device, devices, "batch_size");
-  const Network net = build_network(r.scenario.spec, r.scenario.graph, global_batch, *r.scenario.profile);
+  const Network net = network_at_batch(r.scenario, global_batch);
   const SearchOutcome o = search(r, net, cluster_of(r, devices, per_node));
   const StrategyProblem& p = o.problem;
 
@@ -108,9 +109,13 @@ Json search_response(const Request& r) {
   Json scaling = Json::array();
   for (std::int64_t d = 1;; d *= 2) {
     if (d > devices) d = devices;
-    const Network at = build_network(r.scenario.spec, r.scenario.graph, checked_multiply(per_device, d, "batch_size"),
-                                     *r.scenario.profile);
-    const SearchOutcome s = d == devices ? o : search(r, at, cluster_of(r, d, per_node));
+    std::optional<Network> at;
+    std::optional<SearchOutcome> fewer;
+    if (d < devices) {
+      at.emplace(network_at_batch(r.scenario, checked_multiply(per_device, d, "batch_size")));
+      fewer.emplace(search(r, *at, cluster_of(r, d, per_node)));
+    }
+    const SearchOutcome& s = fewer ? *fewer : o;
     const double samples = static_cast<double>(per_device * d);
     scaling.push_back({{"devices", d}, {"layerwise_ms", s.layerwise.cost_ms}, {"data_parallel_ms", s.data_parallel_ms},
                        {"model_parallel_ms", s.model_parallel_ms},

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
+#include <tuple>
 
 #include "core/cluster_step.h"
 
@@ -9,89 +11,15 @@ namespace paleo {
 namespace {
 
 
-// A tensor as [N, H, W, C]; flat tensors [N, D] become [N, 1, 1, D].
-std::array<Dim, 4> dims4(const Shape& s) {
-  if (s.size() == 4) return {s[0], s[1], s[2], s[3]};
-  Dim rest = 1;
-  for (std::size_t i = 1; i < s.size(); ++i) rest *= s[i];
-  return {s[0], 1, 1, rest};
-}
-
-struct Box {
-  std::array<Dim, 4> lo{}, hi{};  // [lo, hi) in N, H, W, C
-  double volume() const {
-    double v = 1;
-    for (int i = 0; i < 4; ++i) v *= static_cast<double>(std::max<Dim>(0, hi[i] - lo[i]));
-    return v;
-  }
-};
-
-Box intersect(const Box& a, const Box& b) {
-  Box r;
-  for (int i = 0; i < 4; ++i) {
-    r.lo[i] = std::max(a.lo[i], b.lo[i]);
-    r.hi[i] = std::min(a.hi[i], b.hi[i]);
-  }
-  return r;
-}
-
-// The part of a tensor of dims `d` that device `device` holds under `cfg` (order n, c, h, w).
-Box part(const std::array<Dim, 4>& d, const StrategyConfig& cfg, long device) {
-  const long iw = device % cfg.w;
-  const long ih = (device / cfg.w) % cfg.h;
-  const long ic = (device / (cfg.w * cfg.h)) % cfg.c;
-  const long in = device / (cfg.w * cfg.h * cfg.c);
-  auto range = [](Dim size, long degree, long index, Dim& lo, Dim& hi) {
-    lo = size * index / degree;
-    hi = size * (index + 1) / degree;
-  };
-  Box b;
-  range(d[0], cfg.n, in, b.lo[0], b.hi[0]);
-  range(d[1], cfg.h, ih, b.lo[1], b.hi[1]);
-  range(d[2], cfg.w, iw, b.lo[2], b.hi[2]);
-  range(d[3], cfg.c, ic, b.lo[3], b.hi[3]);
-  return b;
-}
-
-bool channel_mixing(const Layer& l) {
-  return l.kind == LayerKind::kConvolution || l.kind == LayerKind::kDeconvolution ||
-         l.kind == LayerKind::kInnerProduct || l.kind == LayerKind::kSoftmax || l.kind == LayerKind::kReshape ||
-         l.kind == LayerKind::kConcatenate;
-}
-
-// The region of input `input` (dims `in`) that the consumer's part `out` needs.
-Box needed(const Layer& consumer, const std::array<Dim, 4>& in, const Box& out) {
-  Box need;
-  need.lo = {out.lo[0], 0, 0, 0};
-  need.hi = {out.hi[0], in[1], in[2], in[3]};
-  const bool image = consumer.output.size() == 4 && consumer.inputs[0].size() == 4;
-  if (image && (consumer.kind == LayerKind::kConvolution || consumer.kind == LayerKind::kPooling)) {
-    const bool conv = consumer.kind == LayerKind::kConvolution;
-    const Dim sh = conv ? consumer.conv.sh : consumer.pool_sh, sw = conv ? consumer.conv.sw : consumer.pool_sw;
-    const Dim kh = conv ? consumer.conv.kh : consumer.pool_kh, kw = conv ? consumer.conv.kw : consumer.pool_kw;
-    const Dim ph = conv ? consumer.conv.pad_h : 0, pw = conv ? consumer.conv.pad_w : 0;
-    need.lo[1] = std::clamp<Dim>(out.lo[1] * sh - ph, 0, in[1]);
-    need.hi[1] = std::clamp<Dim>((out.hi[1] - 1) * sh - ph + kh, 0, in[1]);
-    need.lo[2] = std::clamp<Dim>(out.lo[2] * sw - pw, 0, in[2]);
-    need.hi[2] = std::clamp<Dim>((out.hi[2] - 1) * sw - pw + kw, 0, in[2]);
-  } else if (image && !channel_mixing(consumer)) {  // element-wise: the same region
-    need.lo[1] = out.lo[1];
-    need.hi[1] = out.hi[1];
-    need.lo[2] = out.lo[2];
-    need.hi[2] = out.hi[2];
-  }
-  if (!channel_mixing(consumer)) {  // pooling and element-wise layers keep their channels
-    need.lo[3] = out.lo[3];
-    need.hi[3] = out.hi[3];
-  }
-  return need;
-}
-
 Dim ceil_div(Dim a, long b) { return (a + b - 1) / b; }
 
-// The layer as the largest of its parts computes it.
-Layer part_layer(const Layer& l, const StrategyConfig& cfg) {
-  Layer p = l;
+// The layer as the largest of its parts computes it, written over `p` (a copy of `l`): only the
+// shapes change, so the copy's strings and buffers are reused from configuration to configuration.
+void cut_to_part(const Layer& l, const StrategyConfig& cfg, Layer& p) {
+  p.output = l.output;
+  for (std::size_t k = 0; k < l.inputs.size(); ++k) p.inputs[k] = l.inputs[k];
+  p.conv = l.conv;
+  p.weights = l.weights;
   const bool image = l.output.size() == 4;
   p.output[0] = ceil_div(l.output[0], cfg.n);
   if (image) {
@@ -106,7 +34,7 @@ Layer part_layer(const Layer& l, const StrategyConfig& cfg) {
     if (image && in.size() == 4) {
       in[1] = std::max<Dim>(1, ceil_div(in[1], cfg.h));
       in[2] = std::max<Dim>(1, ceil_div(in[2], cfg.w));
-      if (!channel_mixing(l)) in[3] = ceil_div(in[3], cfg.c);
+      if (!mixes_channels(l)) in[3] = ceil_div(in[3], cfg.c);
     }
   }
   if (l.kind == LayerKind::kConvolution) {
@@ -122,8 +50,31 @@ Layer part_layer(const Layer& l, const StrategyConfig& cfg) {
     p.weights[1] = p.output[1];
   }
   p.weights_bytes = l.weights_bytes / cfg.c;
-  return p;
 }
+
+// t_s: the all-reduce of a configuration's gradients among its replicas, inside a node or
+// across the nodes its devices span. Many configurations (of one layer, or of layers of one
+// size) reduce the same bytes over the same devices: each is priced once.
+struct GradientAllReduce {
+  const Cluster& cluster;
+  const CollectiveSettings& sync;
+  std::map<std::tuple<long, long, double>, double> priced;
+
+  double ms(long replicas, long degree, double bytes) {
+    auto [it, fresh] = priced.emplace(std::make_tuple(replicas, degree, bytes), 0.0);
+    if (!fresh) return it->second;
+    const long per_node = cluster.devices_per_node;
+    if (degree <= per_node) {
+      it->second = best_collective(CollectiveOp::kAllReduce, replicas, bytes, cluster.intra, sync).time_ms();
+    } else {
+      Cluster group = cluster;
+      group.nodes = degree / per_node;
+      group.devices_per_node = std::max<long>(1, replicas / group.nodes);
+      it->second = cluster_collective(CollectiveOp::kAllReduce, CollectiveAlgorithm::kAuto, group, bytes, sync).time_ms();
+    }
+    return it->second;
+  }
+};
 
 void divisors(long d, std::vector<long>& out) {
   for (long k = 1; k <= d; ++k)
@@ -137,7 +88,7 @@ std::string StrategyConfig::to_string() const {
 }
 
 std::vector<StrategyConfig> layer_configs(const Layer& l, long devices) {
-  const std::array<Dim, 4> d = dims4(l.output);
+  const std::array<Dim, 4> d = nhwc_dims(l.output);
   bool split_c = false, split_hw = false;
   switch (l.kind) {
     case LayerKind::kConvolution:
@@ -174,57 +125,35 @@ std::vector<StrategyConfig> layer_configs(const Layer& l, long devices) {
 
 StrategyProblem make_strategy_problem(const Network& net, const CostModel& model, const CostOptions& options,
                                       const Cluster& cluster, const CollectiveSettings& sync) {
-  StrategyProblem p{&net, model, options, cluster, sync, cluster.devices(), {}, {}, {}};
+  StrategyProblem p{&net, model, options, cluster, sync, cluster.devices(), {}, {}, {}, {}};
+  GradientAllReduce all_reduce{cluster, sync, {}};
   for (const Layer& l : net.layers) {
     std::vector<StrategyConfig> configs = layer_configs(l, p.devices);
     std::vector<double> compute, synchronise;
+    Layer part = l;
     for (const StrategyConfig& cfg : configs) {
-      const Layer part = part_layer(l, cfg);
+      cut_to_part(l, cfg, part);
       const LayerCost c = layer_compute_cost(part, model, options);
       compute.push_back(c.forward.total_ms() + c.backward.total_ms());
       const long replicas = cfg.n * cfg.h * cfg.w;
-      double t_s = 0;
       // The gradients in the format they are reduced in (fp32 keeps weights_bytes).
       const double gradient_bytes =
           static_cast<double>(part.weights_bytes) / 4 * dtype_bytes(model.precision().grad_reduce);
-      if (part.weights_bytes > 0 && replicas > 1) {
-        const long per_node = cluster.devices_per_node;
-        if (cfg.degree() <= per_node) {
-          t_s = best_collective(CollectiveOp::kAllReduce, replicas, gradient_bytes, cluster.intra, sync).time_ms();
-        } else {
-          Cluster group = cluster;
-          group.nodes = cfg.degree() / per_node;
-          group.devices_per_node = std::max<long>(1, replicas / group.nodes);
-          t_s = cluster_collective(CollectiveOp::kAllReduce, CollectiveAlgorithm::kAuto, group, gradient_bytes, sync)
-                    .time_ms();
-        }
-      }
-      synchronise.push_back(t_s);
+      synchronise.push_back(part.weights_bytes > 0 && replicas > 1
+                                ? all_reduce.ms(replicas, cfg.degree(), gradient_bytes)
+                                : 0.0);
     }
     p.configs.push_back(std::move(configs));
     p.compute_ms.push_back(std::move(compute));
     p.sync_ms.push_back(std::move(synchronise));
   }
+  p.transfer = transfer_tables(p);
   return p;
 }
 
 double transfer_ms(const StrategyProblem& p, int producer, const StrategyConfig& a, int consumer,
                    const StrategyConfig& b) {
-  const Layer& from = p.net->layers[static_cast<std::size_t>(producer)];
-  const Layer& to = p.net->layers[static_cast<std::size_t>(consumer)];
-  const std::array<Dim, 4> in = dims4(from.output);
-  const std::array<Dim, 4> out = dims4(to.output);
-  double worst = 0;
-  for (long q = 0; q < b.degree(); ++q) {
-    const Box need = needed(to, in, part(out, b, q));
-    double missing = need.volume();
-    if (q < a.degree()) missing -= intersect(need, part(in, a, q)).volume();
-    worst = std::max(worst, missing);
-  }
-  if (worst <= 0) return 0;
-  const bool one_node = std::max(a.degree(), b.degree()) <= p.cluster.devices_per_node;
-  const Link& link = one_node ? p.cluster.intra : p.cluster.inter;
-  return link.alpha_ms() + worst * p.model.activation_bytes() * link.ms_per_byte();
+  return transfer_entry_ms(p, producer, a, consumer, b);
 }
 
 double strategy_cost(const StrategyProblem& p, const std::vector<int>& choice) {
@@ -233,9 +162,10 @@ double strategy_cost(const StrategyProblem& p, const std::vector<int>& choice) {
   for (std::size_t i = 0; i < layers.size(); ++i) {
     const auto c = static_cast<std::size_t>(choice[i]);
     total += p.compute_ms[i][c] + p.sync_ms[i][c];
-    for (int parent : layers[i].parents)
-      total += transfer_ms(p, parent, p.configs[static_cast<std::size_t>(parent)][static_cast<std::size_t>(choice[static_cast<std::size_t>(parent)])],
-                           static_cast<int>(i), p.configs[i][c]);
+    for (std::size_t k = 0; k < layers[i].parents.size(); ++k) {
+      const auto parent = static_cast<std::size_t>(layers[i].parents[k]);
+      total += p.transfer.edge(i, k)[static_cast<std::size_t>(choice[parent]) * p.configs[i].size() + c];
+    }
   }
   return total;
 }

@@ -10,6 +10,7 @@
 #include "core/cost_model.h"
 #include "core/layer_cost.h"
 #include "core/network.h"
+#include "core/strategy_transfer.h"
 
 namespace paleo {
 
@@ -33,13 +34,14 @@ struct StrategyProblem {
   std::vector<std::vector<StrategyConfig>> configs;
   std::vector<std::vector<double>> compute_ms;  // t_c: forward + backward of the slowest part
   std::vector<std::vector<double>> sync_ms;     // t_s: all-reduce of the replicated parameters
+  TransferTables transfer;                      // t_x of every edge for every pair of configurations
 };
 
 // The configurations a layer may take on `devices` devices (docs/layerwise.md: which
 // dimensions each type splits; square spatial splits; every degree within its dimension).
 std::vector<StrategyConfig> layer_configs(const Layer& layer, long devices);
 
-// Builds the problem: configurations and node costs of every layer.
+// Builds the problem: configurations, node costs and edge costs of every layer.
 StrategyProblem make_strategy_problem(const Network& net, const CostModel& model, const CostOptions& options,
                                       const Cluster& cluster, const CollectiveSettings& sync);
 
@@ -48,7 +50,7 @@ StrategyProblem make_strategy_problem(const Network& net, const CostModel& model
 double transfer_ms(const StrategyProblem& p, int producer, const StrategyConfig& a, int consumer,
                    const StrategyConfig& b);
 
-// Equation 1 for a full assignment (config index per layer).
+// Equation 1 for a full assignment (config index per layer), from the problem's tables.
 double strategy_cost(const StrategyProblem& p, const std::vector<int>& choice);
 
 }  // namespace paleo

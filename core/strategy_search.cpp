@@ -23,7 +23,8 @@ class Reducer {
  public:
   explicit Reducer(const StrategyProblem& p) : p_(p), alive_(p.configs.size(), true) {
     for (std::size_t i = 0; i < p.configs.size(); ++i)
-      for (int parent : p.net->layers[i].parents) add_edge(parent, static_cast<int>(i), transfer_matrix(parent, static_cast<int>(i)));
+      for (std::size_t k = 0; k < p.net->layers[i].parents.size(); ++k)
+        add_edge(p.net->layers[i].parents[k], static_cast<int>(i), p.transfer.edge(i, k));
   }
 
   StrategyResult run() {
@@ -54,15 +55,6 @@ class Reducer {
   std::size_t size(int node) const { return p_.configs[static_cast<std::size_t>(node)].size(); }
   double node_cost(int node, std::size_t c) const {
     return p_.compute_ms[static_cast<std::size_t>(node)][c] + p_.sync_ms[static_cast<std::size_t>(node)][c];
-  }
-
-  std::vector<double> transfer_matrix(int from, int to) const {
-    const auto& a = p_.configs[static_cast<std::size_t>(from)];
-    const auto& b = p_.configs[static_cast<std::size_t>(to)];
-    std::vector<double> m(a.size() * b.size());
-    for (std::size_t i = 0; i < a.size(); ++i)
-      for (std::size_t j = 0; j < b.size(); ++j) m[i * b.size() + j] = transfer_ms(p_, from, a[i], to, b[j]);
-    return m;
   }
 
   void add_edge(int from, int to, std::vector<double> cost) { edges_.push_back({from, to, std::move(cost), true}); }
@@ -101,15 +93,26 @@ class Reducer {
       const std::size_t ci = size(from), cj = size(static_cast<int>(j)), ck = size(to);
       std::vector<double> cost(ci * ck, kInf);
       Elimination record{static_cast<int>(j), from, to, std::vector<int>(ci * ck, 0)};
-      for (std::size_t a = 0; a < ci; ++a)
-        for (std::size_t c = 0; c < ck; ++c)
-          for (std::size_t b = 0; b < cj; ++b) {
-            const double v = node_cost(static_cast<int>(j), b) + e1.cost[a * cj + b] + e2.cost[b * ck + c];
-            if (v < cost[a * ck + c]) {
-              cost[a * ck + c] = v;
-              record.best[a * ck + c] = static_cast<int>(b);
-            }
+      // For each (a, c) the first b of least cost, as a loop over b innermost would find it;
+      // c innermost reads both tables row by row, and keeps b as a double so that the compiler
+      // runs the loop on whole vectors.
+      std::vector<double> chosen(ck);
+      for (std::size_t a = 0; a < ci; ++a) {
+        double* least = cost.data() + a * ck;
+        std::fill(chosen.begin(), chosen.end(), 0.0);
+        for (std::size_t b = 0; b < cj; ++b) {
+          const double into = node_cost(static_cast<int>(j), b) + e1.cost[a * cj + b];
+          const double* out_of = e2.cost.data() + b * ck;
+          const double b_value = static_cast<double>(b);
+          for (std::size_t c = 0; c < ck; ++c) {
+            const double v = into + out_of[c];
+            const bool better = v < least[c];
+            least[c] = better ? v : least[c];
+            chosen[c] = better ? b_value : chosen[c];
           }
+        }
+        for (std::size_t c = 0; c < ck; ++c) record.best[a * ck + c] = static_cast<int>(chosen[c]);
+      }
       edges_[static_cast<std::size_t>(in)].alive = false;
       edges_[static_cast<std::size_t>(out)].alive = false;
       alive_[j] = false;
