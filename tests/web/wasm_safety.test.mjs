@@ -121,8 +121,14 @@ test('oversized lists, keys, searches and requests are refused quickly with a sh
   const keyText = paleo.handle(`{"command":"version","${'k'.repeat(1 << 20)}":1}`);
   assert.ok(keyText.length < 4096, `${keyText.length} characters`);
   assert.ok(JSON.parse(keyText).error.field.length <= 65);
-  assertError(call({ command: 'search', net: 'vgg16', devices: 1024, devices_per_node: 8 }), 'devices',
-    '433100 configuration pairs on 1024 devices');
+  // 400 convolutions of 32 x 256 x 256 x 64 on 1024 devices: past the search's work cap.
+  const deep = { name: 'deep', layers: { data: { parents: [], type: 'Input', tensor: [32, 256, 256, 64] } } };
+  for (let i = 0; i < 400; ++i) {
+    deep.layers['c' + i] = { parents: [i ? 'c' + (i - 1) : 'data'], type: 'Convolution', filter: [3, 3, 64, 64],
+      strides: [1, 1, 1, 1], padding: 'SAME' };
+  }
+  assertError(call({ command: 'search', net: deep, devices: 1024, devices_per_node: 8 }), 'devices',
+    'configuration pairs on 1024 devices');
   assertError(handleText('{"command":"version"}' + ' '.repeat(8 << 20)), '', 'the limit is 8388608');
 });
 
