@@ -20,8 +20,13 @@ Dim output_samples(const Layer& l, const std::vector<Dim>& samples, Dim batch_si
   if (l.kind == LayerKind::kInput) return batch_size;
   const auto first = static_cast<std::size_t>(l.parents[0]);
   if (l.kind != LayerKind::kConcatenate || l.output[0] == l.inputs[0][0]) return samples[first];
+  // Each part is within kMaxElements: stop adding past it (the caller's range check then fails)
+  // rather than overflow.
   Dim sum = 0;
-  for (int p : l.parents) sum += samples[static_cast<std::size_t>(p)];
+  for (int p : l.parents) {
+    sum += samples[static_cast<std::size_t>(p)];
+    if (sum > kMaxElements) return sum;
+  }
   return sum;
 }
 

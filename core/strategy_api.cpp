@@ -19,24 +19,6 @@ struct SearchOutcome {
   StrategyConfig best_uniform;
 };
 
-// The search's work grows with the configuration pairs it prices along the net's edges (t_x of
-// every pair) times the devices each pair's parts cover; bounded before the search starts
-// (docs/api.md, Limits).
-void check_search_space(const StrategyProblem& p) {
-  double pairs = 0;
-  for (std::size_t i = 0; i < p.configs.size(); ++i)
-    for (int parent : p.net->layers[i].parents)
-      pairs += static_cast<double>(p.configs[static_cast<std::size_t>(parent)].size()) *
-               static_cast<double>(p.configs[i].size());
-  const double work = pairs * static_cast<double>(p.devices);
-  if (work > kMaxSearchWork)
-    throw Error("the search would price " + std::to_string(static_cast<std::int64_t>(pairs)) +
-                    " configuration pairs on " + std::to_string(p.devices) + " devices (" +
-                    std::to_string(static_cast<std::int64_t>(work)) + " pair-devices; the limit is " +
-                    std::to_string(static_cast<std::int64_t>(kMaxSearchWork)) + ", docs/api.md): ask for fewer devices",
-                "", "devices");
-}
-
 Cluster cluster_of(const Request& r, std::int64_t devices, std::int64_t per_node) {
   Cluster c;
   if (r.scenario.has_cluster) {
@@ -56,7 +38,6 @@ SearchOutcome search(const Request& r, const Network& net, const Cluster& cluste
   SearchOutcome o{make_strategy_problem(net, model, r.scenario.cost, cluster,
                                         collective_settings(r.scenario.device, 1)), {}, 0, 0, 0, {}};
   const StrategyProblem& p = o.problem;
-  check_search_space(p);
   o.layerwise = optimal_strategy(p);
   o.data_parallel_ms = strategy_cost(p, uniform_strategy(p, {p.devices, 1, 1, 1}));
   o.model_parallel_ms = strategy_cost(p, uniform_strategy(p, {1, p.devices, 1, 1}));

@@ -6,6 +6,8 @@
 #include <tuple>
 
 #include "core/cluster_step.h"
+#include "core/error.h"
+#include "core/request_limits.h"
 
 namespace paleo {
 namespace {
@@ -123,15 +125,33 @@ std::vector<StrategyConfig> layer_configs(const Layer& l, long devices) {
   return out;
 }
 
+void check_search_space(const StrategyProblem& p) {
+  double pairs = 0;
+  for (std::size_t i = 0; i < p.configs.size(); ++i)
+    for (int parent : p.net->layers[i].parents)
+      pairs += static_cast<double>(p.configs[static_cast<std::size_t>(parent)].size()) *
+               static_cast<double>(p.configs[i].size());
+  const double work = pairs * static_cast<double>(p.devices);
+  if (work > kMaxSearchWork)
+    throw Error("the search would price " + std::to_string(static_cast<std::int64_t>(pairs)) +
+                    " configuration pairs on " + std::to_string(p.devices) + " devices (" +
+                    std::to_string(static_cast<std::int64_t>(work)) + " pair-devices; the limit is " +
+                    std::to_string(static_cast<std::int64_t>(kMaxSearchWork)) + ", docs/api.md): ask for fewer devices",
+                "", "devices");
+}
+
 StrategyProblem make_strategy_problem(const Network& net, const CostModel& model, const CostOptions& options,
                                       const Cluster& cluster, const CollectiveSettings& sync) {
   StrategyProblem p{&net, model, options, cluster, sync, cluster.devices(), {}, {}, {}, {}};
+  // The configurations first: the search's size is checked before any of it is priced.
+  for (const Layer& l : net.layers) p.configs.push_back(layer_configs(l, p.devices));
+  check_search_space(p);
   GradientAllReduce all_reduce{cluster, sync, {}};
-  for (const Layer& l : net.layers) {
-    std::vector<StrategyConfig> configs = layer_configs(l, p.devices);
+  for (std::size_t i = 0; i < net.layers.size(); ++i) {
+    const Layer& l = net.layers[i];
     std::vector<double> compute, synchronise;
     Layer part = l;
-    for (const StrategyConfig& cfg : configs) {
+    for (const StrategyConfig& cfg : p.configs[i]) {
       cut_to_part(l, cfg, part);
       const LayerCost c = layer_compute_cost(part, model, options);
       compute.push_back(c.forward.total_ms() + c.backward.total_ms());
@@ -143,7 +163,6 @@ StrategyProblem make_strategy_problem(const Network& net, const CostModel& model
                                 ? all_reduce.ms(replicas, cfg.degree(), gradient_bytes)
                                 : 0.0);
     }
-    p.configs.push_back(std::move(configs));
     p.compute_ms.push_back(std::move(compute));
     p.sync_ms.push_back(std::move(synchronise));
   }

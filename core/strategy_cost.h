@@ -41,7 +41,13 @@ struct StrategyProblem {
 // dimensions each type splits; square spatial splits; every degree within its dimension).
 std::vector<StrategyConfig> layer_configs(const Layer& layer, long devices);
 
-// Builds the problem: configurations, node costs and edge costs of every layer.
+// The search's work: the configuration pairs priced along the net's edges (t_x of every pair)
+// times the devices each pair's parts cover. Throws paleo::Error naming "devices" past
+// kMaxSearchWork (docs/api.md, "Limits").
+void check_search_space(const StrategyProblem& p);
+
+// Builds the problem: configurations, node costs and edge costs of every layer; checks the
+// search's size (check_search_space) before pricing anything.
 StrategyProblem make_strategy_problem(const Network& net, const CostModel& model, const CostOptions& options,
                                       const Cluster& cluster, const CollectiveSettings& sync);
 

@@ -297,6 +297,16 @@ TEST_CASE("the layer-wise search and the pipeline split are bounded before they 
                                               {"strides", {1, 1, 1, 1}}, {"padding", "SAME"}};
   check_error(answer({{"command", "search"}, {"net", deep}, {"devices", 1024}, {"devices_per_node", 8}}), "devices",
               "configuration pairs on 1024 devices");
+  // Layers of distinct shapes share no transfer table: the check comes before any is built (it
+  // came after them, minutes and hundreds of MB later, for 2000 such layers).
+  Json distinct = {{"name", "distinct"}, {"layers", {{"data", {{"parents", Json::array()}, {"type", "Input"},
+                                                                 {"tensor", {1, 32, 32, 1024}}}}}}};
+  for (int i = 0; i < 2000; ++i)
+    distinct["layers"]["c" + std::to_string(i)] = {
+        {"parents", {i == 0 ? std::string("data") : "c" + std::to_string(i - 1)}}, {"type", "Convolution"},
+        {"filter", {3, 3, 1024 + i, 1025 + i}}, {"strides", {1, 1, 1, 1}}, {"padding", "SAME"}};
+  check_error(answer({{"command", "search"}, {"net", distinct}, {"devices", 1024}, {"devices_per_node", 8}}),
+              "devices", "configuration pairs on 1024 devices");
   // VGG-16 on 1024 devices (433,100 pairs x 1024) runs: it took about a minute before the
   // transfer tables, a fraction of a second now.
   CHECK(answer({{"command", "search"}, {"net", "vgg16"}, {"devices", 1024}, {"devices_per_node", 8}}).value("ok", false));
