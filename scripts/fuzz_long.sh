@@ -2,6 +2,7 @@
 # The long fuzzing run (docs/testing.md): each target for RUNS executions (default 10 million),
 # one process at a time, keeping and growing its corpus in build/fuzz/corpus-long/. Not run by CI.
 # Usage: scripts/fuzz_long.sh [RUNS_PER_TARGET] [TARGET...]   (targets: api net_spec)
+# PALEO_FUZZ_SECONDS=N stops each target after N seconds if it has not done its runs by then.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-10000000}"
@@ -18,7 +19,7 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 for target in "${targets[@]}"; do
   echo "paleo: fuzz_$target, $runs runs"
   start=$(date +%s)
-  build/fuzz/fuzz_"$target" build/fuzz/corpus-long/"$target" -dict=fuzz/api.dict -runs="$runs" \
+  build/fuzz/fuzz_"$target" build/fuzz/corpus-long/"$target" -dict=fuzz/api.dict -runs="$runs" -max_total_time="${PALEO_FUZZ_SECONDS:-0}" \
     -timeout=1 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
     -artifact_prefix=build/fuzz/artifacts/"$target"- 2>&1 | tee build/fuzz/long-"$target".log | tail -n 40
   echo "paleo: fuzz_$target took $(( $(date +%s) - start )) s"

@@ -63,3 +63,18 @@ TEST_CASE("fuzz findings: every saved net spec is read or refused cleanly") {
     CHECK(paleo_fuzz::net_spec_input_problem(read_bytes(file)) == "");
   }
 }
+
+// fuzz_api: a number too large for a double ("filter": [5, 51e30892]) made the JSON parser throw
+// out_of_range, which escaped handle_request_json: the CLI terminated, the page got "internal
+// error". Now a malformed-JSON error like any other.
+TEST_CASE("fuzz finding: a number beyond the double range is malformed JSON, not an escaped exception") {
+  for (const std::string text : {"{\"command\": \"version\", \"x\": 1e400}", "{\"command\": \"layers\", \"batch_size\": -51e30892}",
+                                 "[1e999]"}) {
+    INFO(text);
+    const Json response = Json::parse(paleo::handle_request_json(text));
+    CHECK(response["ok"] == false);
+    const std::string message = response["error"]["message"].get<std::string>();
+    CHECK(message.rfind("malformed JSON", 0) == 0);
+    CHECK(message.find("number overflow") != std::string::npos);
+  }
+}
