@@ -2,10 +2,10 @@
 # Builds the libFuzzer targets with clang (build/fuzz), writes the seed corpora and runs each
 # target for a fixed number of executions; a crash, leak, timeout (> 1 s) or a non-finite number
 # in a response fails the run and leaves the input in build/fuzz/artifacts/ (docs/testing.md).
-# Usage: scripts/fuzz.sh [RUNS_PER_TARGET]   (default: CI's budget, PALEO_FUZZ_RUNS or 20000)
+# Usage: scripts/fuzz.sh [RUNS_PER_TARGET]   (default: CI's budget, PALEO_FUZZ_RUNS or 150000: about a minute per target)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs="${1:-${PALEO_FUZZ_RUNS:-20000}}"
+runs="${1:-${PALEO_FUZZ_RUNS:-150000}}"
 jobs="$(nproc 2>/dev/null || echo 2)"
 CXX=clang++ cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPALEO_FUZZ=ON -DPALEO_WERROR=ON >/dev/null
 cmake --build build/fuzz -j"$jobs" --target fuzz_api fuzz_net_spec
