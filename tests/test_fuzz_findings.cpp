@@ -65,8 +65,8 @@ TEST_CASE("fuzz findings: every saved net spec is read or refused cleanly") {
 }
 
 // fuzz_api: a number too large for a double ("filter": [5, 51e30892]) made the JSON parser throw
-// out_of_range, which escaped handle_request_json: the CLI terminated, the page got "internal
-// error". Now a malformed-JSON error like any other.
+// out_of_range, which escaped handle_request_json (documented never to throw): `paleo api` printed
+// no JSON response, the WebAssembly binding answered "internal error". Now malformed JSON.
 TEST_CASE("fuzz finding: a number beyond the double range is malformed JSON, not an escaped exception") {
   for (const std::string text : {"{\"command\": \"version\", \"x\": 1e400}", "{\"command\": \"layers\", \"batch_size\": -51e30892}",
                                  "[1e999]"}) {
