@@ -119,7 +119,8 @@ Json parse_json_text(const std::string& text, const std::string& field) {
   check_json_text(text, field);
   try {
     return Json::parse(text);
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {
+    // parse_error, and out_of_range for a number too large for a double (1e400).
     throw Error(std::string("malformed JSON: ") + e.what(), "", field);
   }
 }
