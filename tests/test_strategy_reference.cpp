@@ -14,6 +14,7 @@
 #include "core/presets.h"
 #include "core/strategy_search.h"
 #include "tests/reference_strategy_search.h"
+#include "tests/small_layer_graphs.h"
 
 namespace {
 
@@ -120,36 +121,14 @@ TEST_CASE("the layer-wise search matches its reference on the other CNN presets"
 }
 
 TEST_CASE("the layer-wise search matches its reference on random layer graphs") {
-  // The graphs of test_strategy_search.cpp's oracle test: 8x8x8x8 input, 3x3 convolutions and
-  // poolings, activations and sums, on 2 nodes x 2 devices.
+  // The graphs of test_strategy_search.cpp's oracle test (small_layer_graphs.h), on 2 nodes x 2
+  // devices.
   std::mt19937 random(20181214);
   for (int trial = 0; trial < 12; ++trial) {
-    Json layers = {{"data", {{"parents", Json::array()}, {"type", "Input"}, {"tensor", {8, 8, 8, 8}}}}};
-    std::vector<std::string> names = {"data"};
-    const int count = 3 + static_cast<int>(random() % 3);
-    for (int i = 0; i < count; ++i) {
-      const std::string name = "l" + std::to_string(i);
-      auto pick = [&] { return names[random() % names.size()]; };
-      const int kind = static_cast<int>(random() % 4);
-      const std::string first = pick(), second = pick();
-      Json l;
-      if (kind == 3 && first != second) {
-        l = {{"type", "Elementwise"}, {"parents", {first, second}}};
-      } else if (kind == 0) {
-        l = {{"type", "Pooling"}, {"parents", {first}}, {"ksize", {1, 3, 3, 1}}, {"strides", {1, 1, 1, 1}},
-             {"padding", "SAME"}};
-      } else if (kind == 1) {
-        l = {{"type", "ReLU"}, {"parents", {first}}};
-      } else {
-        l = {{"type", "Convolution"}, {"parents", {first}}, {"filter", {3, 3, 8, 8}}, {"strides", {1, 1, 1, 1}},
-             {"padding", "SAME"}};
-      }
-      layers[name] = l;
-      names.push_back(name);
-    }
+    const Json net_spec = small_graphs::random_net(random);
     INFO("trial " << trial);
     const paleo::Request r = paleo::parse_request(
-        Json{{"command", "layers"}, {"net", {{"name", "test"}, {"layers", layers}}}, {"profile", "paleo2026"}});
+        Json{{"command", "layers"}, {"net", net_spec}, {"profile", "paleo2026"}});
     const paleo::Network net = paleo::build_network(r.scenario.spec, r.scenario.graph, r.scenario.batch_size);
     paleo::Cluster c = paper_cluster(4, 2);
     c.intra.latency_us = 0.7;

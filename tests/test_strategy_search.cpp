@@ -9,6 +9,7 @@
 #include "core/api_request.h"
 #include "core/cluster_step.h"
 #include "core/strategy_search.h"
+#include "small_layer_graphs.h"
 
 namespace {
 
@@ -42,25 +43,8 @@ void check_against_oracle(const Json& net, double* eliminations = nullptr) {
   if (eliminations) *eliminations = static_cast<double>(fast.node_eliminations + fast.edge_eliminations);
 }
 
-Json layer(const std::string& type, std::vector<std::string> parents) {
-  Json l = {{"type", type}, {"parents", parents}};
-  if (type == "Convolution") {
-    l["filter"] = {3, 3, 8, 8};
-    l["strides"] = {1, 1, 1, 1};
-    l["padding"] = "SAME";
-  } else if (type == "Pooling") {
-    l["ksize"] = {1, 3, 3, 1};
-    l["strides"] = {1, 1, 1, 1};
-    l["padding"] = "SAME";
-  }
-  return l;
-}
-
-Json net_of(const std::vector<std::pair<std::string, Json>>& layers) {
-  Json all = {{"data", {{"parents", Json::array()}, {"type", "Input"}, {"tensor", {8, 8, 8, 8}}}}};
-  for (const auto& [name, l] : layers) all[name] = l;
-  return {{"name", "test"}, {"layers", all}};
-}
+using small_graphs::layer;
+using small_graphs::net_of;
 
 }  // namespace
 
@@ -86,23 +70,9 @@ TEST_CASE("the search equals the exhaustive oracle on branchy graphs") {
 TEST_CASE("the search equals the exhaustive oracle on random layer graphs") {
   std::mt19937 random(20181214);
   for (int trial = 0; trial < 12; ++trial) {
-    std::vector<std::pair<std::string, Json>> layers;
-    std::vector<std::string> names = {"data"};
-    const int count = 3 + static_cast<int>(random() % 3);
-    for (int i = 0; i < count; ++i) {
-      const std::string name = "l" + std::to_string(i);
-      auto pick = [&] { return names[random() % names.size()]; };
-      const int kind = static_cast<int>(random() % 4);
-      std::string first = pick(), second = pick();
-      if (kind == 3 && first != second) {
-        layers.push_back({name, layer("Elementwise", {first, second})});
-      } else {
-        layers.push_back({name, layer(kind == 0 ? "Pooling" : kind == 1 ? "ReLU" : "Convolution", {first})});
-      }
-      names.push_back(name);
-    }
+    const Json net = small_graphs::random_net(random);
     INFO("trial " << trial);
-    check_against_oracle(net_of(layers));
+    check_against_oracle(net);
   }
 }
 
