@@ -7,18 +7,18 @@
 #include <vector>
 
 #include "core/api.h"
-#include "core/api_request.h"
-#include "core/cluster_step.h"
-#include "core/simulation.h"
-#include "core/strategy_search.h"
-#include "core/presets.h"
+#include "core/api/request.h"
+#include "core/cluster/cluster_step.h"
+#include "core/original/simulation.h"
+#include "core/search/strategy_search.h"
+#include "core/spec/presets.h"
 
 namespace {
 
 using Json = nlohmann::ordered_json;
 
 Json simulate_request(const std::string& net, const std::string& device) {
-  return {{"command", "simulate"}, {"net", net}, {"device", device}, {"network", "ethernet"},
+  return {{"command", "simulate"}, {"net", net}, {"device", device}, {"interconnect", "ethernet"},
           {"batch_size", 128}, {"conv_algorithm", "gemm"},
           {"workers", {1, 2, 4, 8, 16, 32, 64, 128}}, {"scaling", {"weak", "strong"}}};
 }

@@ -9,7 +9,7 @@
 
 #include "cli/request_builder.h"
 #include "cli/table_row.h"
-#include "core/json.h"
+#include "core/base/json.h"
 
 namespace paleo::cli {
 namespace {

@@ -14,9 +14,9 @@
 #include "cli/transformer_request.h"
 #include "cli/validate_output.h"
 #include "core/api.h"
-#include "core/json.h"
+#include "core/base/json.h"
 #include "core/transformer/transformer_net.h"
-#include "core/version.h"
+#include "core/base/version.h"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "cli/python_float.h"
-#include "core/json.h"
+#include "core/base/json.h"
 
 namespace paleo::cli {
 namespace {
@@ -42,8 +42,8 @@ void print_preamble(std::ostream& out, const Json& r, const SimulateContext& c, 
                     bool hybrid) {
   out << std::string(10, '=') << "\n" << title << "\n";
   out << "Profiling for device " << r["device"]["name"].get<std::string>() << " and "
-      << r["network"]["name"].get<std::string>() << " ("
-      << fixed6(r["network"]["bandwidth_gbit_per_s"].get<double>() / 8) << " GB/s)\n";
+      << r["interconnect"]["name"].get<std::string>() << " ("
+      << fixed6(r["interconnect"]["bandwidth_gbit_per_s"].get<double>() / 8) << " GB/s)\n";
   out << "Use pipelining: " << (r.value("use_pipeline", false) ? "True" : "False") << "\n";
   if (hybrid) out << "Hybrid workers: " << r["rows"][0]["workers"].get<long long>() << "\n";
   out << "Use gemm: " << (c.use_only_gemm ? "True" : "False") << "  PPP comp: " << fixed6(r["ppp_comp"].get<double>())
@@ -111,9 +111,9 @@ void print_layers(std::ostream& out, const Json& r, Format format) {
   std::vector<std::string> header = {"name", "type", "device_id", "inputs", "output", "params", "weights_bytes"};
   const char* const passes[] = {"forward", "backward_data", "backward_filter"};
   for (const char* p : passes)
-    for (const char* f : {"flops", "bytes", "comp_ms", "comm_ms", "total_ms", "algorithm"})
+    for (const char* f : {"flops", "bytes", "comp_ms", "mem_ms", "total_ms", "algorithm"})
       header.push_back(std::string(p) + "_" + f);
-  for (const char* f : {"comp_ms", "comm_ms", "total_ms"}) header.push_back(std::string("backward_") + f);
+  for (const char* f : {"comp_ms", "mem_ms", "total_ms"}) header.push_back(std::string("backward_") + f);
   out << join(header, sep) << "\n";
   for (const Json& l : r["layers"]) {
     std::string inputs;
@@ -122,10 +122,10 @@ void print_layers(std::ostream& out, const Json& r, Format format) {
                                       l["device_id"].get<std::string>(), inputs, shape(l["output"]),
                                       num(l["params"]), num(l["weights_bytes"])};
     for (const char* p : passes) {
-      for (const char* f : {"flops", "bytes", "comp_ms", "comm_ms", "total_ms"}) cells.push_back(num(l[p][f]));
+      for (const char* f : {"flops", "bytes", "comp_ms", "mem_ms", "total_ms"}) cells.push_back(num(l[p][f]));
       cells.push_back(l[p]["algorithm"].get<std::string>());
     }
-    for (const char* f : {"comp_ms", "comm_ms", "total_ms"}) cells.push_back(num(l["backward"][f]));
+    for (const char* f : {"comp_ms", "mem_ms", "total_ms"}) cells.push_back(num(l["backward"][f]));
     out << join(cells, sep) << "\n";
   }
 }

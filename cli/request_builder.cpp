@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <utility>
 
-#include "core/error.h"
-#include "core/json.h"
+#include "core/base/error.h"
+#include "core/base/json.h"
 
 namespace paleo::cli {
 namespace {
@@ -109,7 +109,7 @@ Json build_request(const std::string& command, const Arguments& args, Json net) 
   r["net"] = std::move(net);
   const bool simulate = command == "simulate";
   if (args.has("device_name")) r["device"] = args.get("device_name", "");
-  if (args.has("network_name")) r["network"] = args.get("network_name", "");
+  if (args.has("network_name")) r["interconnect"] = args.get("network_name", "");
   if (args.has("software")) r["software"] = args.get("software", "");
   if (args.has("profile")) r["profile"] = args.get("profile", "");
   // The drop-in commands of the original reproduce it unless told otherwise.

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/json.h"
+#include "core/base/json.h"
 
 namespace paleo::cli {
 namespace {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "cli/table_row.h"
-#include "core/json.h"
+#include "core/base/json.h"
 
 namespace paleo::cli {
 namespace {

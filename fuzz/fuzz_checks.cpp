@@ -5,12 +5,12 @@
 #include <cstdlib>
 
 #include "core/api.h"
-#include "core/error.h"
-#include "core/json.h"
-#include "core/layer_graph.h"
-#include "core/model_profile.h"
-#include "core/net_spec.h"
-#include "core/network.h"
+#include "core/base/error.h"
+#include "core/base/json.h"
+#include "core/spec/layer_graph.h"
+#include "core/cost/model_profile.h"
+#include "core/spec/net_spec.h"
+#include "core/spec/network.h"
 
 namespace paleo_fuzz {
 namespace {
@@ -47,7 +47,7 @@ std::string response_problem(const Json& response) {
   const std::string message = error["message"].get<std::string>();
   // A std::exception other than paleo::Error reached handle_request: a defect, not a clear error.
   if (starts_with(message, "internal error")) return message;
-  // The last guard of core/api.cpp caught a NaN or infinity that no field check stopped.
+  // The last guard of core/api/api.cpp caught a NaN or infinity that no field check stopped.
   if (starts_with(message, "the inputs lead to a non-finite result")) return message;
   return "";
 }

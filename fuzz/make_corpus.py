@@ -43,7 +43,7 @@ def requests():
     yield {"command": "layers", "net": "nin", "device": "K40", "profile": "paleo2017", "software": "tensorflow"}
     yield {"command": "estimate", "net": "alex_v2", "device": "TITAN_X", "conv_algorithm": "auto"}
     yield {"command": "estimate", "net": "alex_v2_2gpu", "device": "K20X", "parallel": "model"}
-    yield {"command": "simulate", "net": "alex_v2", "device": "K80", "network": "ethernet20",
+    yield {"command": "simulate", "net": "alex_v2", "device": "K80", "interconnect": "ethernet20",
            "workers": [1, 2, 8, 64], "scaling": ["weak", "strong"]}
     yield {"command": "simulate", "net": "alex_v2", "parallel": "hybrid", "hybrid_workers": 4}
     yield {"command": "estimate", "net": "vgg16", "device": "V100_SXM2_16GB", "cluster": "dgx1_v100_edr",

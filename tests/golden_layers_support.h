@@ -76,16 +76,16 @@ inline std::vector<LayerGroup> group_layer_rows(const CsvTable& table) {
 inline const std::vector<std::pair<std::string, std::string>>& layer_time_columns() {
   static const std::vector<std::pair<std::string, std::string>> columns = {
       {"fwd_comp_ms", "forward.comp_ms"},
-      {"fwd_comm_ms", "forward.comm_ms"},
+      {"fwd_comm_ms", "forward.mem_ms"},
       {"fwd_total_ms", "forward.total_ms"},
       {"bwd_data_comp_ms", "backward_data.comp_ms"},
-      {"bwd_data_comm_ms", "backward_data.comm_ms"},
+      {"bwd_data_comm_ms", "backward_data.mem_ms"},
       {"bwd_data_total_ms", "backward_data.total_ms"},
       {"bwd_filter_comp_ms", "backward_filter.comp_ms"},
-      {"bwd_filter_comm_ms", "backward_filter.comm_ms"},
+      {"bwd_filter_comm_ms", "backward_filter.mem_ms"},
       {"bwd_filter_total_ms", "backward_filter.total_ms"},
       {"bwd_comp_ms", "backward.comp_ms"},
-      {"bwd_comm_ms", "backward.comm_ms"},
+      {"bwd_comm_ms", "backward.mem_ms"},
       {"bwd_total_ms", "backward.total_ms"}};
   return columns;
 }

@@ -6,7 +6,7 @@
 #include <array>
 #include <limits>
 
-#include "core/cluster_step.h"
+#include "core/cluster/cluster_step.h"
 
 namespace paleo::reference {
 

@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "core/collectives.h"
-#include "core/cost_model.h"
-#include "core/layer_cost.h"
-#include "core/network.h"
-#include "core/strategy_cost.h"
+#include "core/cluster/collectives.h"
+#include "core/cost/cost_model.h"
+#include "core/cost/layer_cost.h"
+#include "core/spec/network.h"
+#include "core/search/strategy_cost.h"
 
 namespace paleo::reference {
 

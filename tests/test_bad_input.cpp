@@ -104,6 +104,8 @@ std::vector<BadCase> bad_requests() {
        request_with("device", {{"name", "d"}, {"clock_mhz", 1000}, {"mem_bandwidth_gb_per_s", 100}}), "",
        "device|device.peak_gflops|peak_gflops"},
       {"unknown preset network", request_with("network", "ethernet3"), "", "network"},
+      {"unknown preset interconnect", request_with("interconnect", "ethernet3"), "", "interconnect"},
+      {"both names of the interconnect", [] { Json r = request_with("interconnect", "ethernet"); r["network"] = "ethernet"; return r; }(), "", "network"},
       {"unknown software", request_with("software", "pytorch"), "", "software"},
       {"unknown profile", request_with("profile", "paleo1999"), "", "profile"},
       {"unknown conv_algorithm", request_with("conv_algorithm", "fastest"), "", "conv_algorithm"},

@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "core/api.h"
-#include "core/collectives.h"
-#include "core/error.h"
+#include "core/cluster/collectives.h"
+#include "core/base/error.h"
 
 namespace {
 

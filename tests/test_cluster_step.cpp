@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "core/api.h"
-#include "core/gradient_sync.h"
-#include "core/pipeline.h"
+#include "core/cluster/gradient_sync.h"
+#include "core/cluster/pipeline.h"
 
 namespace {
 

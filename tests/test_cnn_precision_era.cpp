@@ -6,7 +6,7 @@
 
 #include "core/api.h"
 #include "core/efficiency/software_era.h"
-#include "core/presets.h"
+#include "core/spec/presets.h"
 #include "one_layer_net.h"
 
 namespace {

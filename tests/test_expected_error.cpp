@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/api.h"
-#include "core/presets.h"
+#include "core/spec/presets.h"
 #include "core/validation/expected_error.h"
 
 namespace {

@@ -99,14 +99,14 @@ void check_pass(const Json& l, const std::string& pass, double flops, double byt
   CHECK(at(l, pass + ".flops") == near(flops));
   CHECK(at(l, pass + ".bytes") == near(bytes));
   CHECK(at(l, pass + ".comp_ms") == near(comp));
-  CHECK(at(l, pass + ".comm_ms") == near(comm));
+  CHECK(at(l, pass + ".mem_ms") == near(comm));
   CHECK(at(l, pass + ".total_ms") == near(comp + comm));
 }
 
 void check_zero_pass(const Json& l, const std::string& pass) {
   INFO("layer " << l.value("name", "") << ", " << pass << " costs nothing");
   CHECK(at(l, pass + ".comp_ms") == 0);
-  CHECK(at(l, pass + ".comm_ms") == 0);
+  CHECK(at(l, pass + ".mem_ms") == 0);
   CHECK(at(l, pass + ".total_ms") == 0);
 }
 
@@ -154,7 +154,7 @@ TEST_CASE("GEMM convolution: AlexNet conv1 on TITAN X, the worked example of the
   CHECK(filter_grad_bytes == near(172714752.0));
   check_pass(l, "backward_filter", filter_flops, filter_grad_bytes, comp, comm);
   CHECK(at(l, "backward.comp_ms") == near(comp));
-  CHECK(at(l, "backward.comm_ms") == near(comm));
+  CHECK(at(l, "backward.mem_ms") == near(comm));
   CHECK(at(l, "backward.total_ms") == near(comp + comm));
 
   SECTION("ppp_comp divides compute and local memory; ppp_comm does not touch them") {
@@ -163,7 +163,7 @@ TEST_CASE("GEMM convolution: AlexNet conv1 on TITAN X, the worked example of the
     request["ppp_comm"] = 0.25;
     const Json l2 = layer(run(request), "conv1");
     CHECK(at(l2, "forward.comp_ms") == near(comp / 0.5));
-    CHECK(at(l2, "forward.comm_ms") == near(comm / 0.5));
+    CHECK(at(l2, "forward.mem_ms") == near(comm / 0.5));
   }
 }
 
@@ -369,7 +369,7 @@ TEST_CASE("weight update: 2P/4 FLOPs and three memory passes at PPP 1.0, whateve
     const Json& t = r["totals"];
     CHECK(at(t, "params_bytes") == p);
     CHECK(at(t, "update_comp_ms") == near(update_comp));
-    CHECK(at(t, "update_comm_ms") == near(update_comm));
+    CHECK(at(t, "update_mem_ms") == near(update_comm));
     CHECK(at(t, "update_ms") == near(update_comp + update_comm));
     // ... while the forward pass does scale with ppp_comp.
     CHECK(at(t, "forward_comp_ms") == near(at(base["totals"], "forward_comp_ms") / ppp));
@@ -388,7 +388,7 @@ TEST_CASE("weight update: 2P/4 FLOPs and three memory passes at PPP 1.0, whateve
     const Json r = run(layers_request(small.spec, fast_device()));
     // 2*8//4 = 4 FLOPs = 4e-9 ms and 8 bytes = 7.5e-9 ms: both below one cycle (1e-6 ms).
     CHECK(at(r["totals"], "update_comp_ms") == near(1e-6));
-    CHECK(at(r["totals"], "update_comm_ms") == near(3e-6));
+    CHECK(at(r["totals"], "update_mem_ms") == near(3e-6));
   }
 }
 
@@ -419,7 +419,7 @@ TEST_CASE("communication schemes: OneToAll, Tree, Butterfly, Mixing", "[formulas
                         {"profile", "paleo2017"},
                         {"net", comm_net()},
                         {"device", unit_device()},
-                        {"network", {{"name", "eight"}, {"bandwidth_gbit_per_s", 8}}},
+                        {"interconnect", {{"name", "eight"}, {"bandwidth_gbit_per_s", 8}}},
                         {"ppp_comm", ppp_comm},
                         {"workers", {1, 2, 3, 4, 5, 8}},
                         {"scaling", {"weak"}}};
@@ -442,7 +442,7 @@ TEST_CASE("communication schemes: OneToAll, Tree, Butterfly, Mixing", "[formulas
 
   SECTION("a preset network: ethernet is 10 Gbit/s") {
     Json req = request;
-    req["network"] = "ethernet";
+    req["interconnect"] = "ethernet";
     req["ppp_comm"] = 1.0;
     req["workers"] = {2};
     const Json response = run(req);
@@ -466,7 +466,7 @@ TEST_CASE("weak and strong scaling: per-worker batch, rows and speed-ups", "[for
                         {"profile", "paleo2017"},
                         {"net", net.spec},
                         {"device", unit_device()},
-                        {"network", network},
+                        {"interconnect", network},
                         {"batch_size", 128},
                         {"workers", {1, 3, 4}},
                         {"scaling", {"strong", "weak"}}};
@@ -524,7 +524,7 @@ TEST_CASE("FFT cost of a tiny convolution", "[formulas][fft]") {
     const double comm = umem(4 * nc * s) + umem(8 * nc * s) + umem(4 * ck * s) + umem(8 * ck * s) + umem(8 * nc * s) +
                         umem(8 * ck * s) + umem(8 * nk * s) + umem(8 * nk * s) + umem(4 * out);
     CHECK(at(l, "forward.comp_ms") == near(comp));  // (5760 + 11520 + 3456 + 15360) FLOPs
-    CHECK(at(l, "forward.comm_ms") == near(comm));  // 18080 bytes in nine terms
+    CHECK(at(l, "forward.mem_ms") == near(comm));  // 18080 bytes in nine terms
     CHECK(comm == near(18080 / kGiB * 1e3));
   }
   SECTION("fft_tiling: 32x32 tiles, S = 1024, one tile") {
@@ -537,7 +537,7 @@ TEST_CASE("FFT cost of a tiny convolution", "[formulas][fft]") {
     const double comm = umem(4 * nc * s) + umem(8 * nc * s) + umem(4 * ck * s) + umem(8 * ck * s) + umem(8 * nc * s) +
                         umem(8 * ck * s) + umem(8 * nk * s) + umem(8 * nk * s) + umem(4 * out);
     CHECK(at(l, "forward.comp_ms") == near(comp));
-    CHECK(at(l, "forward.comm_ms") == near(comm));
+    CHECK(at(l, "forward.mem_ms") == near(comm));
   }
 }
 

@@ -54,7 +54,7 @@ Json request_for_command(const std::string& command) {
             {"profile", "paleo2017"},
             {"net", file_stem(tokens[2])},
             {"device", "TITAN_X"},
-            {"network", "ethernet"},
+            {"interconnect", "ethernet"},
             {"batch_size", 128},
             {"ppp_comp", 1.0},
             {"ppp_comm", 1.0},
@@ -84,7 +84,7 @@ Json request_for_command(const std::string& command) {
     if (name == "device_name")
       r["device"] = value;
     else if (name == "network_name")
-      r["network"] = value;
+      r["interconnect"] = value;
     else if (name == "batch_size")
       r["batch_size"] = std::stoll(value);
     else if (name == "ppp_comp")

@@ -7,7 +7,7 @@
 #include <tuple>
 
 #include "core/api.h"
-#include "core/presets.h"
+#include "core/spec/presets.h"
 #include "one_layer_net.h"
 
 namespace {

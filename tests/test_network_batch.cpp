@@ -5,12 +5,12 @@
 
 #include <string>
 
-#include "core/api_request.h"
-#include "core/error.h"
-#include "core/network_batch.h"
-#include "core/network_cost.h"
-#include "core/network_pricer.h"
-#include "core/presets.h"
+#include "core/api/request.h"
+#include "core/base/error.h"
+#include "core/spec/network_batch.h"
+#include "core/cost/network_cost.h"
+#include "core/cost/network_pricer.h"
+#include "core/spec/presets.h"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/api.h"
-#include "core/presets.h"
+#include "core/spec/presets.h"
 
 namespace {
 
@@ -41,7 +41,7 @@ void require_sources(const Json& list, const char* what) {
 TEST_CASE("every numeric preset field carries its source") {
   const paleo::Presets& p = paleo::Presets::instance();
   require_sources(p.devices(), "device");
-  require_sources(p.interconnects(), "network");
+  require_sources(p.interconnects(), "interconnect");
   require_sources(p.software_list(), "software");
   require_sources(p.scenarios(), "scenario");
   if (!p.links().empty()) require_sources(p.links(), "link");
@@ -62,8 +62,8 @@ TEST_CASE("the original's device table is reproduced exactly") {
     CHECK(d.mem_bandwidth_gb_per_s == r.bw);
     CHECK(d.is_gpu == r.gpu);
   }
-  CHECK(p.interconnect("infiniband").bandwidth_gbit_per_s == 70);
-  CHECK(p.interconnect("pcie2").bandwidth_gbit_per_s == 64);
+  CHECK(p.interconnect("infiniband", "interconnect").bandwidth_gbit_per_s == 70);
+  CHECK(p.interconnect("pcie2", "interconnect").bandwidth_gbit_per_s == 64);
   CHECK(p.software("tensorflow").ppp_comp == 0.62);
 }
 

@@ -40,10 +40,10 @@ TEST_CASE("paleo2026: decimal memory units and no one-cycle floors") {
   const Json x = layers(one_layer_net(pool, {1, 2, 2, 1}), "paleo2026", {{"ppp_comp", 1.0}})["layers"][2];
   // 2x2 window on 1x2x2x1: 8 FLOPs; reads 16 bytes, writes 4: far below one cycle (1e-6 ms).
   CHECK(x["forward"]["comp_ms"].get<double>() == Approx(8 / 1e9 / 6144 * 1e3));
-  CHECK(x["forward"]["comm_ms"].get<double>() == Approx(16 / 1e9 / 336.5 * 1e3 + 4 / 1e9 / 336.5 * 1e3));
+  CHECK(x["forward"]["mem_ms"].get<double>() == Approx(16 / 1e9 / 336.5 * 1e3 + 4 / 1e9 / 336.5 * 1e3));
   const Json old = layers(one_layer_net(pool, {1, 2, 2, 1}), "paleo2017")["layers"][2];
   CHECK(old["forward"]["comp_ms"].get<double>() == 1e-6);
-  CHECK(old["forward"]["comm_ms"].get<double>() == 2e-6);
+  CHECK(old["forward"]["mem_ms"].get<double>() == 2e-6);
 }
 
 TEST_CASE("paleo2026: memory-bound layers cost their traffic, paleo2017 keeps them free") {
@@ -76,7 +76,7 @@ TEST_CASE("paleo2026: the update runs at the chosen PPP, with the optimizer's tr
     const Json t = paleo::handle_request(r)["totals"];
     INFO(optimizer);
     CHECK(t["update_comp_ms"].get<double>() == Approx(flops_per_param * params_bytes / 4 / 1e9 / 6144 * 1e3 / 0.5));
-    CHECK(t["update_comm_ms"].get<double>() == Approx(passes * params_bytes / 1e9 / 336.5 * 1e3 / 0.5));
+    CHECK(t["update_mem_ms"].get<double>() == Approx(passes * params_bytes / 1e9 / 336.5 * 1e3 / 0.5));
   }
 }
 
@@ -88,7 +88,7 @@ TEST_CASE("roofline: a pass takes max(compute, memory)") {
   const Json plain = layers(net, "paleo2026", {{"ppp_comp", 1.0}})["layers"][2]["forward"];
   const Json roof = layers(net, "paleo2026", {{"ppp_comp", 1.0}, {"roofline", true}})["layers"][2]["forward"];
   CHECK(roof["total_ms"].get<double>() ==
-        Approx(std::max(plain["comp_ms"].get<double>(), plain["comm_ms"].get<double>())));
+        Approx(std::max(plain["comp_ms"].get<double>(), plain["mem_ms"].get<double>())));
   CHECK(roof["total_ms"].get<double>() < plain["total_ms"].get<double>());
 }
 

@@ -9,7 +9,7 @@
 
 #include "cli_runner.h"
 #include "core/api.h"
-#include "core/request_limits.h"
+#include "core/base/request_limits.h"
 
 namespace {
 

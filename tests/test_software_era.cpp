@@ -10,7 +10,7 @@
 
 #include "core/api.h"
 #include "core/efficiency/software_era.h"
-#include "core/presets.h"
+#include "core/spec/presets.h"
 #include "core/validation/validation_case.h"
 
 namespace {

@@ -9,10 +9,10 @@
 #include <random>
 #include <string>
 
-#include "core/api_request.h"
-#include "core/cluster_step.h"
-#include "core/presets.h"
-#include "core/strategy_search.h"
+#include "core/api/request.h"
+#include "core/cluster/cluster_step.h"
+#include "core/spec/presets.h"
+#include "core/search/strategy_search.h"
 #include "tests/reference_strategy_search.h"
 #include "tests/small_layer_graphs.h"
 

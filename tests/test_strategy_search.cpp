@@ -6,9 +6,9 @@
 #include <string>
 
 #include "core/api.h"
-#include "core/api_request.h"
-#include "core/cluster_step.h"
-#include "core/strategy_search.h"
+#include "core/api/request.h"
+#include "core/cluster/cluster_step.h"
+#include "core/search/strategy_search.h"
 #include "small_layer_graphs.h"
 
 namespace {

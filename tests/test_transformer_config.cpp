@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "core/embedded_presets.h"
-#include "core/error.h"
-#include "core/presets.h"
+#include "core/spec/embedded_presets.h"
+#include "core/base/error.h"
+#include "core/spec/presets.h"
 #include "core/transformer/hf_config.h"
 #include "core/transformer/transformer_config.h"
 

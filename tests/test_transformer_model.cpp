@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/api.h"
-#include "core/pipeline.h"
-#include "core/presets.h"
+#include "core/cluster/pipeline.h"
+#include "core/spec/presets.h"
 #include "core/transformer/inference_step.h"
 #include "core/transformer/training_step.h"
 

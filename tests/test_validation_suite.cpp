@@ -14,8 +14,8 @@
 
 #include "cli_runner.h"
 #include "core/api.h"
-#include "core/presets.h"
-#include "core/error.h"
+#include "core/spec/presets.h"
+#include "core/base/error.h"
 #include "core/validation/validation_suite.h"
 
 namespace {

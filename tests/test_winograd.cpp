@@ -29,7 +29,7 @@ struct Conv {
 };
 
 struct Expected {
-  double flops, bytes, comp_ms, comm_ms;
+  double flops, bytes, comp_ms, mem_ms;
 };
 
 Expected winograd(const Conv& c) {
@@ -77,7 +77,7 @@ void check_pass(const Json& pass, const Expected& e) {
   CHECK(pass["flops"].get<double>() == near(e.flops));
   CHECK(pass["bytes"].get<double>() == near(e.bytes));
   CHECK(pass["comp_ms"].get<double>() == near(e.comp_ms));
-  CHECK(pass["comm_ms"].get<double>() == near(e.comm_ms));
+  CHECK(pass["mem_ms"].get<double>() == near(e.mem_ms));
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/api.h"
-#include "core/version.h"
+#include "core/base/version.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 #include "core/api/cnn_request.h"
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace paleo {
 

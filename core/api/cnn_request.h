@@ -1,8 +1,8 @@
 #pragma once
 // The fields of a CNN request that choose how its kernels are priced: "precision",
 // "software_era" and "efficiency" (paleo2026 only; docs/api.md, docs/model.md).
-#include "core/json.h"
-#include "core/scenario.h"
+#include "core/base/json.h"
+#include "core/cost/scenario.h"
 
 namespace paleo {
 

@@ -1,9 +1,9 @@
 #include "core/api/transformer_request.h"
 
-#include "core/checked_math.h"
-#include "core/error.h"
-#include "core/presets.h"
-#include "core/request_limits.h"
+#include "core/base/checked_math.h"
+#include "core/base/error.h"
+#include "core/spec/presets.h"
+#include "core/base/request_limits.h"
 
 namespace paleo {
 namespace {

@@ -5,9 +5,9 @@
 #include <string>
 
 #include "core/efficiency/software_era.h"
-#include "core/hardware.h"
-#include "core/json.h"
-#include "core/link.h"
+#include "core/hardware/device.h"
+#include "core/base/json.h"
+#include "core/hardware/link.h"
 #include "core/transformer/training_options.h"
 #include "core/transformer/transformer_net.h"
 

@@ -1,6 +1,6 @@
 #include "core/api/transformer_response.h"
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "core/planner/layout_planner.h"
 #include "core/transformer/inference_step.h"
 #include "core/transformer/training_step.h"

@@ -14,8 +14,8 @@
 #include "core/calibration/nelder_mead.h"
 #include "core/calibration/robust_loss.h"
 #include "core/efficiency/software_era.h"
-#include "core/error.h"
-#include "core/request_limits.h"
+#include "core/base/error.h"
+#include "core/base/request_limits.h"
 #include "core/transformer/transformer_net.h"
 #include "core/validation/validation_stats.h"
 

@@ -6,7 +6,7 @@
 // era the requests get. Returns the fitted profile ({"software_era", "efficiency"}: request
 // fields any command takes) and the errors before and after, on the fitted measurements and,
 // with "holdout", on the measurements held out of the fit.
-#include "core/json.h"
+#include "core/base/json.h"
 
 namespace paleo {
 

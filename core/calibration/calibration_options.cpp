@@ -4,7 +4,7 @@
 #include <string>
 
 #include "core/efficiency/software_era.h"
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace paleo {
 

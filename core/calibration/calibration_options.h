@@ -5,7 +5,7 @@
 
 #include "core/calibration/fitted_parameters.h"
 #include "core/calibration/robust_loss.h"
-#include "core/json.h"
+#include "core/base/json.h"
 
 namespace paleo {
 

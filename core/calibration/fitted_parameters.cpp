@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace paleo {
 namespace {

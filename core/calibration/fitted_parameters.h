@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/efficiency/kernel_efficiency.h"
-#include "core/json.h"
+#include "core/base/json.h"
 
 namespace paleo {
 

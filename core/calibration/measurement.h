@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/json.h"
+#include "core/base/json.h"
 
 namespace paleo {
 

@@ -11,7 +11,7 @@
 // An empty cell leaves its field out. Cells may be quoted ("a,b", with "" for a quote).
 #include <string>
 
-#include "core/json.h"
+#include "core/base/json.h"
 
 namespace paleo {
 

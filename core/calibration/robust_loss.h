@@ -9,7 +9,7 @@
 // the model does not describe) pulls the fit less than the others together.
 #include <string>
 
-#include "core/json.h"
+#include "core/base/json.h"
 
 namespace paleo {
 

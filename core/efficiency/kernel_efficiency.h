@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/hardware.h"
+#include "core/hardware/device.h"
 #include "core/precision/dtype.h"
 
 namespace paleo {

@@ -1,7 +1,7 @@
 #include "core/efficiency/software_era.h"
 
-#include "core/error.h"
-#include "core/presets.h"
+#include "core/base/error.h"
+#include "core/spec/presets.h"
 
 namespace paleo {
 namespace {

@@ -5,10 +5,10 @@
 // "efficiency" object overrides single parameters (a user's calibration).
 #include <string>
 
-#include "core/conv_algorithms.h"
+#include "core/cost/conv_algorithms.h"
 #include "core/efficiency/kernel_efficiency.h"
-#include "core/hardware.h"
-#include "core/json.h"
+#include "core/hardware/device.h"
+#include "core/base/json.h"
 
 namespace paleo {
 

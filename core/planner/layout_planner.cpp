@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/error.h"
-#include "core/request_limits.h"
+#include "core/base/error.h"
+#include "core/base/request_limits.h"
 
 namespace paleo {
 namespace {

@@ -9,7 +9,7 @@
 // peak, `peak_gflops`. A format the device lacks falls back to the next wider one it has (fp8 ->
 // bf16 -> fp16 -> vector), as frameworks do. Everything else (element-wise, norms, softmax,
 // reductions, lookups) runs at the vector peak or is memory-bound.
-#include "core/hardware.h"
+#include "core/hardware/device.h"
 #include "core/precision/dtype.h"
 
 namespace paleo {

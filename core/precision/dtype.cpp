@@ -1,6 +1,6 @@
 #include "core/precision/dtype.h"
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace paleo {
 

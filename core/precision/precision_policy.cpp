@@ -1,6 +1,6 @@
 #include "core/precision/precision_policy.h"
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace paleo {
 

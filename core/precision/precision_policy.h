@@ -4,7 +4,7 @@
 // fp32 master copy, the optimizer state and the gradients (and their data-parallel reduction).
 #include <string>
 
-#include "core/json.h"
+#include "core/base/json.h"
 #include "core/precision/dtype.h"
 
 namespace paleo {

@@ -6,7 +6,7 @@
 // collectives at once and share the node's NICs.
 #include <cstdint>
 
-#include "core/link.h"
+#include "core/hardware/cluster.h"
 #include "core/transformer/training_options.h"
 
 namespace paleo {

@@ -3,7 +3,7 @@
 #include <map>
 #include <vector>
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace paleo {
 namespace {

@@ -3,7 +3,7 @@
 // gpt_neox, bert), with the defaults the transformers library applies to fields the file leaves out.
 #include <string>
 
-#include "core/json.h"
+#include "core/base/json.h"
 #include "core/transformer/transformer_config.h"
 
 namespace paleo {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "core/cluster_step.h"
-#include "core/error.h"
+#include "core/cluster/cluster_step.h"
+#include "core/base/error.h"
 #include "core/transformer/layer_communication.h"
 #include "core/transformer/op_timing.h"
 #include "core/transformer/stage_plan.h"

@@ -5,7 +5,7 @@
 // combine), context parallelism (ring attention passes keys and values, overlapped with the
 // attention), and the embedding and vocabulary-parallel head. Exposed: Megatron runs TP
 // collectives on the critical path.
-#include "core/collectives.h"
+#include "core/cluster/collectives.h"
 #include "core/transformer/device_groups.h"
 #include "core/transformer/layer_ops.h"
 

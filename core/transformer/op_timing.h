@@ -3,7 +3,7 @@
 // model of core/efficiency/ (matrix products at the precision's matrix peak when eligible;
 // element-wise work memory-bound), plus a per-kernel overhead.
 #include "core/efficiency/kernel_efficiency.h"
-#include "core/hardware.h"
+#include "core/hardware/device.h"
 #include "core/transformer/layer_ops.h"
 
 namespace paleo {

@@ -1,6 +1,6 @@
 #include "core/transformer/training_options.h"
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace paleo {
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/efficiency/kernel_efficiency.h"
-#include "core/layer_cost.h"
+#include "core/cost/layer_cost.h"
 #include "core/precision/precision_policy.h"
 #include "core/transformer/transformer_config.h"
 

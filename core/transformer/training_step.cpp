@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "core/cluster_step.h"
-#include "core/error.h"
-#include "core/pipeline.h"
+#include "core/cluster/cluster_step.h"
+#include "core/base/error.h"
+#include "core/cluster/pipeline.h"
 #include "core/precision/device_peak.h"
 #include "core/transformer/layer_communication.h"
 #include "core/transformer/layout_check.h"

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/hardware.h"
-#include "core/link.h"
+#include "core/hardware/device.h"
+#include "core/hardware/cluster.h"
 #include "core/transformer/training_memory.h"
 
 namespace paleo {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace paleo {
 namespace {

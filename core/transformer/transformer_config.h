@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/json.h"
+#include "core/base/json.h"
 
 namespace paleo {
 

@@ -1,7 +1,7 @@
 #include "core/transformer/transformer_net.h"
 
-#include "core/error.h"
-#include "core/presets.h"
+#include "core/base/error.h"
+#include "core/spec/presets.h"
 #include "core/transformer/hf_config.h"
 
 namespace paleo {

@@ -3,7 +3,7 @@
 // (a compact config, optionally with "name"), or a Hugging Face config.json object.
 #include <string>
 
-#include "core/json.h"
+#include "core/base/json.h"
 #include "core/transformer/transformer_config.h"
 
 namespace paleo {

@@ -2,8 +2,8 @@
 
 #include <cstring>
 
-#include "core/embedded_presets.h"
-#include "core/error.h"
+#include "core/spec/embedded_presets.h"
+#include "core/base/error.h"
 
 namespace paleo {
 namespace {

@@ -7,7 +7,7 @@
 // disagree with what `validate` computes today.
 #include <string>
 
-#include "core/json.h"
+#include "core/base/json.h"
 
 namespace paleo {
 

@@ -1,7 +1,7 @@
 #include "core/validation/validation_case.h"
 
-#include "core/error.h"
-#include "core/presets.h"
+#include "core/base/error.h"
+#include "core/spec/presets.h"
 
 namespace paleo {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/api.h"
-#include "core/error.h"
+#include "core/base/error.h"
 #include "core/validation/validation_stats.h"
 
 namespace paleo {

@@ -5,7 +5,7 @@
 // (docs/validation.md, docs/api.md).
 #include <vector>
 
-#include "core/json.h"
+#include "core/base/json.h"
 #include "core/validation/validation_case.h"
 
 namespace paleo {

@@ -296,7 +296,7 @@ test('the page works under the policy sent as a header, search and all', async (
 test('the embed example page renders the element, styled, under its policy', async () => {
   const page = await open('embed-example.html', server, false);
   await page.waitForFunction(() => document.querySelector('paleo-estimate')?.result);
-  const cli = cliApi({ command: 'estimate', net: 'vgg16', device: 'TITAN_X', network: 'ethernet', batch_size: 64,
+  const cli = cliApi({ command: 'estimate', net: 'vgg16', device: 'TITAN_X', interconnect: 'ethernet', batch_size: 64,
     ppp_comp: 0.62, ppp_comm: 0.72, workers: [1, 2, 4, 8], scaling: ['weak'], parallel: 'data' });
   const element = page.locator('paleo-estimate');
   assertClose(await element.evaluate((e) => e.result.totals), cli.totals, 1e-12);

@@ -25,7 +25,7 @@ for (const net of nets) {
       { command: 'estimate', net, device: 'TITAN_X', software: 'tensorflow', workers: [1, 4, 32], scaling: ['strong'] },
       { command: 'summary', net },
       { command: 'layers', net, device: 'K40', profile: 'paleo2017', software: 'tensorflow' },
-      { command: 'simulate', net, device: 'K80', network: 'ethernet20', workers: [1, 2, 8, 64], scaling: ['weak', 'strong'] },
+      { command: 'simulate', net, device: 'K80', interconnect: 'ethernet20', workers: [1, 2, 8, 64], scaling: ['weak', 'strong'] },
     ]) {
       const wasm = call(request);
       assert.equal(wasm.ok, true, JSON.stringify(wasm.error));

@@ -21,7 +21,7 @@
     }
   }
 
-  const ATTRIBUTES = ['net', 'device', 'network', 'batch', 'workers', 'scaling', 'ppp-comp', 'ppp-comm', 'parallel', 'profile'];
+  const ATTRIBUTES = ['net', 'device', 'interconnect', 'network', 'batch', 'workers', 'scaling', 'ppp-comp', 'ppp-comm', 'parallel', 'profile'];
   const SCHEMES = ['OneToAll', 'TreeAllReduce', 'ButterflyAllReduce', 'ButterflyMixing'];
 
   const STYLE = `
@@ -91,7 +91,7 @@
       const a = (name) => this.getAttribute(name);
       const r = { command: 'estimate', net: a('net') || 'vgg16' };
       if (a('device')) r.device = a('device');
-      if (a('network')) r.network = a('network');
+      if (a('interconnect') || a('network')) r.interconnect = a('interconnect') || a('network');  // 'network': its old name
       if (a('profile')) r.profile = a('profile');
       if (a('batch')) r.batch_size = Number(a('batch'));
       if (a('ppp-comp')) r.ppp_comp = Number(a('ppp-comp'));
@@ -149,7 +149,7 @@
       }
       this.shadowRoot.replaceChildren(...style,
         node('div', response.net.name, 'title'),
-        node('div', `batch ${response.net.batch_size} on ${response.device.name}, ${response.network.name}, ` +
+        node('div', `batch ${response.net.batch_size} on ${response.device.name}, ${response.interconnect.name}, ` +
           `PPP ${response.ppp_comp} / ${response.ppp_comm} · Paleo`, 'sub'),
         table);
       this.dispatchEvent(new CustomEvent('paleo-result', { detail: response, bubbles: true, composed: true }));

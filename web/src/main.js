@@ -48,7 +48,7 @@ function fill(select, entries) {
 
 function populate(version) {
   const devices = presets.devices.map((d) => [d.key, d.name]);
-  const networks = presets.networks.map((n) => [n.key, `${n.name} (${n.bandwidth_gbit_per_s} Gb/s)`]);
+  const networks = presets.interconnects.map((n) => [n.key, `${n.name} (${n.bandwidth_gbit_per_s} Gb/s)`]);
   const software = presets.software.map((s) => [s.key, `${s.name} (${s.ppp_comp} / ${s.ppp_comm})`]);
   fillNets();
   fill($('t_cluster'), presets.clusters.map((c) => [c.key, c.name]));

@@ -13,7 +13,7 @@ const samplesOf = (e) => (e.cluster ? e.cluster.global_batch : e.net.batch_size)
 
 export function describe(e) {
   return `${e.net.name}, batch ${e.net.batch_size} on ${e.device.name} (${integer(e.device.peak_gflops)} GFLOP/s, ` +
-    `${e.device.mem_bandwidth_gb_per_s} GB/s), ${e.network.name} (${e.network.bandwidth_gbit_per_s} Gb/s), ` +
+    `${e.device.mem_bandwidth_gb_per_s} GB/s), ${e.interconnect.name} (${e.interconnect.bandwidth_gbit_per_s} Gb/s), ` +
     (e.software_era ? `software era “${e.software_era.name}”` : `PPP ${e.ppp_comp} / ${e.ppp_comm}`) + `, profile ${e.profile}`;
 }
 
@@ -24,8 +24,8 @@ export function cards(container, e, state) {
   const items = [
     ['Step', ms(step), 'ms', e.cluster ? `${e.cluster.cluster.devices} devices, ${e.cluster.chosen.algorithm}` : 'one device'],
     ['Throughput', count(samples / step * 1e3), 'samples/s', 'batch ' + integer(samples)],
-    ['Forward', ms(t.forward_ms), 'ms', `compute ${ms(t.forward_comp_ms)}, memory ${ms(t.forward_comm_ms)}`],
-    ['Backward', ms(t.backward_ms), 'ms', `compute ${ms(t.backward_comp_ms)}, memory ${ms(t.backward_comm_ms)}`],
+    ['Forward', ms(t.forward_ms), 'ms', `compute ${ms(t.forward_comp_ms)}, memory ${ms(t.forward_mem_ms)}`],
+    ['Backward', ms(t.backward_ms), 'ms', `compute ${ms(t.backward_comp_ms)}, memory ${ms(t.backward_mem_ms)}`],
     ['Update', ms(t.update_ms), 'ms', state.optimizer],
     ['Parameters', count(t.params), '', bytes(t.params_bytes)],
     ['Forward work', count(t.forward_flops) + 'FLOP', '', 'activations ' + bytes(t.activation_bytes)],

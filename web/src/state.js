@@ -57,7 +57,7 @@ export function parseWorkers(text) {
 // Throws a SyntaxError when the pasted spec is not JSON.
 export function requests(state) {
   const net = state.spec.trim() ? JSON.parse(state.spec) : state.net;
-  const base = { net, device: state.device, network: state.network, profile: state.profile,
+  const base = { net, device: state.device, interconnect: state.network, profile: state.profile,
     optimizer: state.optimizer };
   // '': the core's default (the software era's algorithm choice, or GEMM under a PPP).
   if (state.conv_algorithm) base.conv_algorithm = state.conv_algorithm;
@@ -83,7 +83,7 @@ export function requests(state) {
   if (state.compare_on) {
     compare = { command: 'estimate', ...base };
     if (state.b_device) compare.device = state.b_device;
-    if (state.b_network) compare.network = state.b_network;
+    if (state.b_network) compare.interconnect = state.b_network;
     if (state.b_software) {
       compare.software = state.b_software;
       delete compare.ppp_comp;

@@ -1,0 +1,269 @@
+#include "core/api.h"
+
+#include <cmath>
+#include <exception>
+
+#include "core/api/transformer_response.h"
+#include "core/api/cluster_section.h"
+#include "core/api/request.h"
+#include "core/calibration/calibration.h"
+#include "core/cost/conv_algorithms.h"
+#include "core/base/error.h"
+#include "core/spec/presets.h"
+#include "core/base/request_limits.h"
+#include "core/original/simulation.h"
+#include "core/api/search_command.h"
+#include "core/base/utf8.h"
+#include "core/validation/expected_error.h"
+#include "core/validation/validation_suite.h"
+#include "core/base/version.h"
+
+namespace paleo {
+namespace {
+
+Json shape_json(const Shape& s) { return Json(s); }
+
+Json pass_json(const PassCost& c, bool with_details) {
+  Json j = {{"comp_ms", c.comp_ms}, {"mem_ms", c.mem_ms}, {"total_ms", c.total_ms()}};
+  if (with_details) {
+    j["flops"] = c.flops;
+    j["bytes"] = c.bytes;
+    j["algorithm"] = c.algorithm;
+  }
+  return j;
+}
+
+Json device_json(const Device& d) {
+  return {{"key", d.key}, {"name", d.name}, {"clock_mhz", d.clock_mhz}, {"peak_gflops", d.peak_gflops},
+          {"mem_bandwidth_gb_per_s", d.mem_bandwidth_gb_per_s}, {"memory_bytes", d.memory_bytes},
+          {"is_gpu", d.is_gpu}};
+}
+
+Json net_header(const Scenario& s, const Network& net) {
+  return {{"name", s.spec.name}, {"batch_size", s.batch_size}, {"layer_count", net.layers.size()}};
+}
+
+Json common_header(const Request& r) {
+  const Scenario& s = r.scenario;
+  Json h = {{"ok", true}, {"command", r.command}, {"profile", s.profile->name},
+            {"device", device_json(s.device)},
+            {"interconnect", {{"key", s.interconnect.key}, {"name", s.interconnect.name},
+                         {"bandwidth_gbit_per_s", s.interconnect.bandwidth_gbit_per_s}}},
+            {"ppp_comp", s.ppp_comp}, {"ppp_comm", s.ppp_comm}, {"use_pipeline", s.use_pipeline}};
+  // paleo2026: the formats and, without a PPP, the software era pricing each kernel.
+  if (s.profile->precision_and_eras) h["precision"] = precision_json(s.precision);
+  if (s.era) h["software_era"] = software_era_json(*s.era);
+  return h;
+}
+
+Json totals_json(const Scenario& s, const NetworkCost& c) {
+  const double fwd = forward_ms(s, c), bwd = backward_ms(s, c), upd = update_ms(s, c);
+  return {{"forward_ms", fwd}, {"backward_ms", bwd}, {"update_ms", upd}, {"step_ms", fwd + bwd + upd},
+          {"forward_comp_ms", c.forward.comp_ms}, {"forward_mem_ms", c.forward.mem_ms},
+          {"backward_comp_ms", c.backward.comp_ms}, {"backward_mem_ms", c.backward.mem_ms},
+          {"update_comp_ms", c.update.comp_ms}, {"update_mem_ms", c.update.mem_ms},
+          {"forward_pipelined_ms", c.forward.pipelined_ms}, {"backward_pipelined_ms", c.backward.pipelined_ms},
+          {"update_pipelined_ms", c.update.pipelined_ms()},
+          {"forward_branch_parallel_ms", c.forward.branches.lower_ms},
+          {"backward_branch_parallel_ms", c.backward.branches.lower_ms},
+          {"forward_flops", c.forward_flops}, {"params", c.params}, {"params_bytes", c.params_bytes},
+          {"activation_bytes", c.activation_bytes}};
+}
+
+Json layers_response(const Request& r) {
+  const Scenario& s = r.scenario;
+  const CostedNetwork c = cost_at_batch(s, s.batch_size);
+  Json out = common_header(r);
+  out["net"] = net_header(s, c.net);
+  Json layers = Json::array();
+  for (std::size_t i = 0; i < c.net.layers.size(); ++i) {
+    const Layer& l = c.net.layers[i];
+    const LayerCost& lc = c.cost.layers[i];
+    Json inputs = Json::array();
+    for (const Shape& in : l.inputs) inputs.push_back(shape_json(in));
+    layers.push_back({{"name", l.name}, {"type", l.type}, {"device_id", l.device_id()},
+                      {"inputs", inputs}, {"output", shape_json(l.output)}, {"params", l.params},
+                      {"weights_bytes", l.weights_bytes},
+                      {"forward", pass_json(lc.forward, true)},
+                      {"backward_data", pass_json(lc.backward_data, true)},
+                      {"backward_filter", pass_json(lc.backward_filter, true)},
+                      {"backward", pass_json(lc.backward, false)}});
+  }
+  out["layers"] = std::move(layers);
+  out["totals"] = totals_json(s, c.cost);
+  // How far estimates of this kind land from published measurements (docs/validation.md).
+  out["expected_error"] = expected_error_json(s.has_cluster ? "cnn_data_parallel" : "cnn_single_gpu");
+  return out;
+}
+
+Json summary_response(const Request& r) {
+  const Scenario& s = r.scenario;
+  const Network net = build_network(s.spec, s.graph, s.batch_size, *s.profile);
+  Json out = {{"ok", true}, {"command", r.command}, {"net", net_header(s, net)}};
+  Json layers = Json::array();
+  double params = 0, params_bytes = 0, activation_bytes = 0;
+  for (const Layer& l : net.layers) {
+    layers.push_back({{"name", l.name}, {"type", l.type}, {"output", shape_json(l.output)}, {"params", l.params}});
+    params += static_cast<double>(l.params);
+    params_bytes += l.weights_bytes;
+    activation_bytes += product(l.output) * 4;
+  }
+  out["layers"] = std::move(layers);
+  out["totals"] = {{"params", params}, {"params_bytes", params_bytes}, {"activation_bytes", activation_bytes}};
+  return out;
+}
+
+Json data_parallel_json(const Request& r) {
+  Json tables = Json::array();
+  for (const ScalingTable& t : simulate_data_parallel(r.scenario, r.workers, r.scalings)) {
+    Json rows = Json::array();
+    for (const ScalingRow& row : t.rows) {
+      Json comm = Json::object(), speedup = Json::object();
+      for (std::size_t k = 0; k < kOriginalSchemes.size(); ++k) {
+        comm[scheme_name(kOriginalSchemes[k])] = row.comm_ms[k];
+        speedup[scheme_name(kOriginalSchemes[k])] = row.speedup[k];
+      }
+      rows.push_back({{"workers", row.workers}, {"batch_size", row.batch_size}, {"iter", row.iterations},
+                      {"time_fwd_ms", row.fwd_ms}, {"time_bwd_ms", row.bwd_ms}, {"time_apply_ms", row.apply_ms},
+                      {"time_comp_ms", row.comp_ms}, {"comm_ms", comm}, {"speedup", speedup}});
+    }
+    tables.push_back({{"scaling", t.scaling}, {"rows", rows}});
+  }
+  return tables;
+}
+
+Json bounds_json(const BranchBounds& b) { return {{"lower_ms", b.lower_ms}, {"upper_ms", b.upper_ms}}; }
+
+Json hybrid_row_json(const HybridRow& row) {
+  return {{"part", row.part}, {"workers", row.workers}, {"batch_size", row.batch_size},
+          {"fwd_time_ms", row.fwd_ms}, {"bwd_time_ms", row.bwd_ms}, {"apply_time_ms", row.apply_ms},
+          {"sync_time_ms", row.sync_ms}};
+}
+
+Json simulation_json(const Request& r) {
+  Json out = {{"parallel", r.parallel}};
+  if (r.parallel == "data") {
+    out["scaling"] = data_parallel_json(r);
+  } else if (r.parallel == "model") {
+    ModelParallelResult m = simulate_model_parallel(r.scenario);
+    out["forward"] = bounds_json(m.forward);
+    out["backward"] = bounds_json(m.backward);
+  } else {
+    HybridResult h = simulate_hybrid(r.scenario, r.hybrid_workers);
+    out["rows"] = Json::array({hybrid_row_json(h.data), hybrid_row_json(h.model)});
+    out["iteration_ms"] = h.iteration_ms();
+  }
+  return out;
+}
+
+Json presets_response() {
+  const Presets& p = Presets::instance();
+  Json nets = Json::array();
+  for (const std::string& key : p.net_keys()) {
+    const Json& spec = p.net(key);
+    Json entry = {{"key", key}, {"name", spec.value("name", key)}};
+    try {
+      entry["batch_size"] = spec_batch_size(expand_net_spec(spec));
+    } catch (const Error&) {
+      entry["batch_size"] = nullptr;
+    }
+    nets.push_back(std::move(entry));
+  }
+  Json transformers = Json::array();
+  for (const std::string& key : p.transformer_keys()) {
+    const Json& doc = *p.find_transformer(key);
+    transformers.push_back({{"key", key}, {"name", doc.value("name", key)}, {"year", doc.value("year", Json())},
+                            {"published_params", doc.value("published_params", Json())}});
+  }
+  return {{"ok", true}, {"command", "presets"}, {"nets", nets}, {"transformers", transformers}, {"devices", p.devices()},
+          {"interconnects", p.interconnects()}, {"software", p.software_list()}, {"scenarios", p.scenarios()},
+          {"prices", p.prices()}, {"links", p.links()}, {"clusters", p.clusters()}, {"profiles", profile_names()},
+          {"conv_algorithms", conv_algorithm_names()}};
+}
+
+const Request& require_net(const Request& r) {
+  if (!r.has_net) throw Error("is required for command '" + r.command + "'", "", "net");
+  return r;
+}
+
+Json dispatch(const Json& request) {
+  // `validate` runs whole requests of its own; it takes none of a request's fields.
+  if (request.is_object() && request.value("command", Json()) == "validate") return validation_response(request);
+  if (request.is_object() && request.value("command", Json()) == "calibrate") return calibration_response(request);
+  Request r = parse_request(request);
+  if (r.command == "version") return {{"ok", true}, {"command", "version"}, {"version", kVersion}, {"profiles", profile_names()}};
+  if (r.command == "presets") return presets_response();
+  if (r.is_transformer) return transformer_response(r);
+  if (r.command == "plan" || r.command == "inference")
+    throw Error("'" + r.command + "' needs a transformer net (a preset, a config or a Hugging Face config.json)", "", "net");
+  if (r.command == "summary") return summary_response(require_net(r));
+  // Every CNN answer below lists its warnings (docs/api.md, "Warnings"), empty when none.
+  std::vector<std::string> warnings = r.warnings;
+  Json out;
+  if (r.command == "layers") {
+    out = layers_response(require_net(r));
+  } else if (r.command == "estimate") {
+    out = layers_response(require_net(r));
+    if (r.workers_given) out["simulation"] = simulation_json(r);
+    if (r.scenario.has_cluster) out["cluster"] = cluster_step_json(r, warnings);
+  } else if (r.command == "collective") {
+    out = collective_response(r);
+  } else if (r.command == "search") {
+    out = search_response(r);
+  } else if (r.command == "simulate") {
+    out = common_header(require_net(r));
+    out["net"] = {{"name", r.scenario.spec.name}, {"batch_size", r.scenario.batch_size}};
+    out.update(simulation_json(r));
+  }
+  if (!out.is_null()) {
+    out["warnings"] = warnings;
+    return out;
+  }
+  throw Error("unknown command '" + r.command + "' (known: estimate, simulate, layers, summary, collective, search, plan, inference, validate, presets, version)",
+              "", "command");
+}
+
+Json error_json(const std::string& message, const std::string& layer, const std::string& field) {
+  // Valid UTF-8 and short even when the message quotes the request (see core/base/error.h).
+  return {{"ok", false},
+          {"error", {{"message", shortened_utf8(message, kMaxErrorMessageBytes)},
+                     {"layer", shortened_utf8(layer, kMaxEchoedNameBytes)},
+                     {"field", shortened_utf8(field, kMaxEchoedNameBytes)}}}};
+}
+
+// A last guard: a response never carries NaN or infinity (JSON cannot, and it would be wrong).
+bool all_finite(const Json& j) {
+  if (j.is_number_float()) return std::isfinite(j.get<double>());
+  if (j.is_structured())
+    for (const Json& v : j)
+      if (!all_finite(v)) return false;
+  return true;
+}
+
+}  // namespace
+
+Json handle_request(const Json& request) {
+  try {
+    check_nesting(request, "");
+    Json response = dispatch(request);
+    if (!all_finite(response))
+      return error_json("the inputs lead to a non-finite result (sizes or rates out of range)", "", "");
+    return response;
+  } catch (const Error& e) {
+    return error_json(e.what(), e.layer(), e.field());
+  } catch (const std::exception& e) {
+    return error_json(std::string("internal error: ") + e.what(), "", "");
+  }
+}
+
+std::string handle_request_json(const std::string& request_json) {
+  Json request;
+  try {
+    request = parse_json_text(request_json, "");
+  } catch (const Error& e) {
+    return dump_json(error_json(e.what(), e.layer(), e.field()));
+  }
+  return dump_json(handle_request(request));
+}
+
+}  // namespace paleo

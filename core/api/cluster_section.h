@@ -1,0 +1,18 @@
+#pragma once
+// The JSON of the cluster model: the `cluster` section of estimate and the `collective` command.
+#include <string>
+#include <vector>
+
+#include "core/api/request.h"
+#include "core/base/json.h"
+
+namespace paleo {
+
+// The cluster step of an estimate request with a cluster (docs/api.md, "cluster"). A point of
+// the node sweep that cannot be priced is left out, and `warnings` says which and why.
+Json cluster_step_json(const Request& request, std::vector<std::string>& warnings);
+
+// The `collective` command: one collective's cost, and every algorithm's for comparison.
+Json collective_response(const Request& request);
+
+}  // namespace paleo

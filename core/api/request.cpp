@@ -1,0 +1,391 @@
+#include "core/api/request.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "core/api/cnn_request.h"
+#include "core/base/checked_math.h"
+#include "core/cluster/collectives.h"
+#include "core/base/error.h"
+#include "core/spec/network_batch.h"
+#include "core/spec/preset_networks.h"
+#include "core/spec/presets.h"
+#include "core/base/request_limits.h"
+#include "core/transformer/transformer_net.h"
+#include "core/base/utf8.h"
+
+namespace paleo {
+namespace {
+
+
+Dim read_size(const Json& v, const std::string& field, Dim max) {
+  Dim n = read_dim(v, field, "");
+  if (n < 1 || n > max) throw Error("must be an integer from 1 to " + std::to_string(max) + ", got " + echo(v), "", field);
+  return n;
+}
+
+std::int64_t read_count(const Json& v, const std::string& field, std::int64_t max) { return read_size(v, field, max); }
+
+// A list of the request no longer than its cap (core/base/request_limits.h), checked before it is read.
+const Json& read_list(const Json& v, const std::string& field, std::size_t max_length, const std::string& what) {
+  if (!v.is_array() || v.empty()) throw Error("must be a non-empty list of " + what, "", field);
+  if (v.size() > max_length)
+    throw Error("lists " + std::to_string(v.size()) + " entries; the limit is " + std::to_string(max_length) +
+                    " (docs/api.md)", "", field);
+  return v;
+}
+
+double read_ppp(const Json& request, const std::string& field) {
+  double v = read_number(request, field, "");
+  if (!(v > 0 && v <= 1)) throw Error("must be in (0, 1], got " + echo(request[field]), "", field);
+  return v;
+}
+
+double read_positive(const Json& request, const std::string& field) {
+  double v = read_number(request, field, "");
+  if (!(v > 0)) throw Error("must be positive, got " + echo(request[field]), "", field);
+  return v;
+}
+
+bool read_bool(const Json& request, const std::string& field) {
+  const Json& v = request[field];
+  if (!v.is_boolean()) throw Error("must be true or false, got " + echo(v), "", field);
+  return v.get<bool>();
+}
+
+std::string read_key(const Json& request, const std::string& field) {
+  return read_string(request, field, "");
+}
+
+// Without a "cluster", the node counts of a transformer request take the cluster preset built of
+// the chosen device (or, for a device no preset is built of, PCIe 4 nodes over 100 Gb/s Ethernet).
+Json default_cluster(const Device& device) {
+  for (const Json& c : Presets::instance().clusters())
+    if (c.value("device", "") == device.key) return c.value("key", "");
+  return Json{{"intra", "pcie4_x16"}, {"inter", "ethernet_100g"}};
+}
+
+void read_cluster(const Json& request, Request& r) {
+  Scenario& s = r.scenario;
+  std::string device_key;
+  const Json cluster = request.contains("cluster") ? request["cluster"] : default_cluster(s.device);
+  s.cluster = cluster_from_json(cluster, "cluster", &device_key);
+  if (request.contains("nodes")) s.cluster.nodes = read_count(request["nodes"], "nodes", kMaxDevices);
+  if (request.contains("devices_per_node"))
+    s.cluster.devices_per_node = read_count(request["devices_per_node"], "devices_per_node", kMaxDevices);
+  if (r.is_transformer && !request.contains("devices") && !request.contains("nodes") && !request.contains("cluster")) {
+    // Neither nodes nor devices: as many devices as the layout names, filling nodes in turn.
+    const std::int64_t devices = layout_devices(request);
+    if (devices < s.cluster.devices_per_node || devices % s.cluster.devices_per_node != 0) s.cluster.devices_per_node = devices;
+    s.cluster.nodes = devices / s.cluster.devices_per_node;
+  }
+  if (r.is_transformer && request.contains("devices") && !request.contains("nodes")) {
+    // A device count instead of nodes: whole nodes of the cluster's size.
+    const std::int64_t devices = read_count(request["devices"], "devices", kMaxDevices);
+    if (devices % s.cluster.devices_per_node != 0 && devices > s.cluster.devices_per_node)
+      throw Error(std::to_string(devices) + " devices do not fill whole nodes of " +
+                      std::to_string(s.cluster.devices_per_node), "", "devices");
+    if (devices < s.cluster.devices_per_node) s.cluster.devices_per_node = devices;
+    s.cluster.nodes = devices / s.cluster.devices_per_node;
+  }
+  // The product checked before it is formed (nodes x devices_per_node wrapped in 32 bits once).
+  checked_multiply(s.cluster.nodes, s.cluster.devices_per_node, request.contains("nodes") ? "nodes" : "cluster",
+                   kMaxDevices);
+  if (!device_key.empty() && !request.contains("device")) s.device = Presets::instance().device(device_key);
+  if (!device_key.empty() && request.contains("device") && s.device.key != device_key)
+    r.warnings.push_back("the cluster '" + shortened_utf8(s.cluster.name, kMaxEchoedNameBytes) + "' is built of " +
+                         device_key + "; priced with the requested device '" +
+                         shortened_utf8(s.device.name, kMaxEchoedNameBytes) + "' instead");
+  s.has_cluster = true;
+}
+
+void read_pipeline(const Json& request, Request& r) {
+  const Json& p = request["pipeline"];
+  if (!p.is_object()) throw Error("must be an object {stages, micro_batches, schedule, split}", "", "pipeline");
+  for (auto it = p.begin(); it != p.end(); ++it)
+    if (it.key() != "stages" && it.key() != "micro_batches" && it.key() != "schedule" && it.key() != "split")
+      throw Error("unknown field '" + it.key() + "'", "", "pipeline");
+  if (p.contains("stages")) r.pipeline_stages = read_count(p["stages"], "pipeline.stages", kMaxPipelineStages);
+  if (p.contains("micro_batches"))
+    r.micro_batches = read_count(p["micro_batches"], "pipeline.micro_batches", kMaxMicroBatches);
+  if (p.contains("schedule")) {
+    r.pipeline_schedule = read_string(p, "schedule", "");
+    if (r.pipeline_schedule != "gpipe" && r.pipeline_schedule != "1f1b")
+      throw Error("must be \"gpipe\" or \"1f1b\"", "", "pipeline.schedule");
+  }
+  if (p.contains("split")) {
+    const Json& split = read_list(p["split"], "pipeline.split", static_cast<std::size_t>(kMaxPipelineStages),
+                                  "layer counts per stage");
+    for (const Json& n : split) r.pipeline_split.push_back(read_count(n, "pipeline.split", static_cast<Dim>(kMaxLayers)));
+    if (static_cast<std::int64_t>(r.pipeline_split.size()) != r.pipeline_stages)
+      throw Error("needs one layer count per stage", "", "pipeline.split");
+  }
+}
+
+void read_net(const Json& request, Scenario& s) {
+  const Json& net = request["net"];
+  if (net.is_string()) {
+    // A preset: read once per process, re-batched here (which checks the batch as building does).
+    const PresetNetwork& preset = preset_network(net.get<std::string>(), *s.profile);
+    s.spec = preset.spec;
+    s.graph = preset.graph;
+    s.batch_size = preset.network.batch_size;
+    if (request.contains("batch_size")) s.batch_size = read_size(request["batch_size"], "batch_size", kMaxBatch);
+    Network at_batch = preset.network;
+    rebatch(at_batch, s.spec, s.graph, s.batch_size, *s.profile);
+    s.keep_network(std::move(at_batch));
+    return;
+  }
+  if (!net.is_object()) throw Error("must be a preset name or a network spec object", "", "net");
+  s.spec = expand_net_spec(net);
+  s.graph = build_layer_graph(s.spec);
+  s.batch_size = spec_batch_size(s.spec);
+  if (request.contains("batch_size")) s.batch_size = read_size(request["batch_size"], "batch_size", kMaxBatch);
+  // Instantiate once here so that every spec error surfaces whatever the command; pricing starts
+  // from this network.
+  s.keep_network(build_network(s.spec, s.graph, s.batch_size, *s.profile));
+}
+
+// ---- One reader per request field ---------------------------------------------------------------
+
+void read_profile(const Json& q, Request& r) { r.scenario.profile = &find_profile(read_key(q, "profile")); }
+
+void read_device(const Json& q, Request& r) {
+  const Json& v = q["device"];
+  r.scenario.device = v.is_string() ? Presets::instance().device(v.get<std::string>()) : device_from_json(v, "device");
+}
+
+// "interconnect", or its name before API 0.2, "network" (docs/api.md, "Changes").
+void read_interconnect(const Json& q, Request& r) {
+  const char* field = q.contains("interconnect") ? "interconnect" : "network";
+  if (q.contains("interconnect") && q.contains("network"))
+    throw Error("\"network\" is the old name of \"interconnect\": give one of them", "", "network");
+  const Json& v = q[field];
+  r.scenario.interconnect =
+      v.is_string() ? Presets::instance().interconnect(v.get<std::string>(), field) : interconnect_from_json(v, field);
+}
+
+void read_software(const Json& q, Request& r) {
+  const Software sw = Presets::instance().software(read_key(q, "software"));
+  r.scenario.ppp_comp = sw.ppp_comp;
+  r.scenario.ppp_comm = sw.ppp_comm;
+}
+
+// A CNN has a cluster when it names one; a transformer also when its layout or counts need devices.
+bool has_cluster_section(const Json& q, const Request& r) {
+  if (q.contains("cluster")) return true;
+  return r.is_transformer &&
+         (layout_devices(q) > 1 || q.contains("nodes") || q.contains("devices_per_node") || q.contains("devices"));
+}
+
+// The cluster and its counts, and the device counts of the `search` command.
+void read_cluster_and_counts(const Json& q, Request& r) {
+  if (has_cluster_section(q, r)) read_cluster(q, r);
+  if (q.contains("devices")) r.devices = read_count(q["devices"], "devices", kMaxDevices);
+  if (q.contains("devices_per_node") && !r.scenario.has_cluster)
+    r.devices_per_node = read_count(q["devices_per_node"], "devices_per_node", kMaxDevices);
+}
+
+void read_conv_algorithm(const Json& q, Request& r) {
+  Scenario& s = r.scenario;
+  if (q.contains("conv_algorithm")) s.cost.algorithm = parse_conv_algorithm(read_key(q, "conv_algorithm"));
+  // The original's CPU path always lowers convolutions to GEMM; a request that chose another
+  // algorithm is told so.
+  if (s.device.is_gpu) return;
+  const ConvAlgorithm chosen = s.cost.algorithm;
+  s.cost.algorithm = ConvAlgorithm::kGemm;
+  if (chosen != ConvAlgorithm::kGemm && chosen != ConvAlgorithm::kAuto)
+    r.warnings.push_back("conv_algorithm '" + read_key(q, "conv_algorithm") + "' does not apply to the CPU device '" +
+                         shortened_utf8(s.device.name, kMaxEchoedNameBytes) +
+                         "': its convolutions are priced as gemm (the original's CPU path)");
+}
+
+void read_parallel(const Json& q, Request& r) {
+  r.parallel = read_key(q, "parallel");
+  if (r.parallel != "data" && r.parallel != "model" && r.parallel != "hybrid")
+    throw Error("must be \"data\", \"model\" or \"hybrid\", got \"" + r.parallel + "\"", "", "parallel");
+}
+
+void read_workers(const Json& q, Request& r) {
+  const Json& w = q["workers"];
+  r.workers.clear();
+  if (w.is_number()) {
+    r.workers.push_back(read_count(w, "workers", kMaxDevices));
+  } else {
+    for (const Json& n : read_list(w, "workers", kMaxWorkersListLength, "worker counts"))
+      r.workers.push_back(read_count(n, "workers", kMaxDevices));
+  }
+  r.workers_given = true;
+}
+
+void read_scaling(const Json& q, Request& r) {
+  const Json& sc = q["scaling"];
+  std::vector<std::string> list;
+  if (sc.is_string()) {
+    list.push_back(sc.get<std::string>());
+  } else {
+    read_list(sc, "scaling", kMaxScalingListLength, "scalings (weak and/or strong)");
+    list = read_strings(q, "scaling", "");
+  }
+  for (const std::string& x : list)
+    if (x != "weak" && x != "strong") throw Error("unknown scaling '" + x + "' (known: weak, strong)", "", "scaling");
+  if (list.size() == 2 && list[0] == list[1]) throw Error("names '" + list[0] + "' twice", "", "scaling");
+  r.scalings = list;
+}
+
+void read_collective(const Json& q, Request& r) {
+  r.collective = read_key(q, "collective");
+  try {
+    parse_collective_algorithm(r.collective);  // validate early, naming this field
+  } catch (const Error& e) {
+    throw Error(e.detail(), "", "collective");
+  }
+}
+
+void read_bucket_bytes(const Json& q, Request& r) {
+  r.bucket_bytes = read_number(q, "bucket_bytes", "");
+  if (r.bucket_bytes < 0) throw Error("must not be negative", "", "bucket_bytes");
+}
+
+void read_optimizer(const Json& q, Request& r) {
+  r.optimizer = read_key(q, "optimizer");
+  if (r.optimizer != "sgd" && r.optimizer != "momentum" && r.optimizer != "adam")
+    throw Error("must be \"sgd\", \"momentum\" or \"adam\"", "", "optimizer");
+  r.scenario.cost.optimizer = r.optimizer == "adam"       ? Optimizer::kAdam
+                              : r.optimizer == "momentum" ? Optimizer::kMomentum
+                                                          : Optimizer::kSgd;
+}
+
+void read_bytes(const Json& q, Request& r) {
+  r.bytes = read_number(q, "bytes", "");
+  if (r.bytes < 0 || r.bytes > 1e18) throw Error("must be from 0 to 1e18", "", "bytes");
+}
+
+void read_link(const Json& q, Request& r) {
+  r.link = link_from_json(q["link"], "link");
+  r.has_link = true;
+}
+
+// ---- The table ----------------------------------------------------------------------------------
+
+// Which nets a field applies to: a field of the other kind is an error rather than ignored.
+enum class Applies { kAny, kCnn };
+
+struct RequestField {
+  const char* name;
+  Applies applies;
+  // Reads the field when the request has it; nullptr: read with the row that names it in `group`.
+  void (*read)(const Json& request, Request& r);
+  // Called whether or not the request has the field: the rows it reads as a group.
+  void (*group)(const Json& request, Request& r) = nullptr;
+};
+
+// In reading order: a reader may use what the rows above it set (the cluster's device before the
+// convolution algorithm's CPU check). Transformer fields are core/api/transformer_request.h's.
+const RequestField kRequestFields[] = {
+    {"command", Applies::kAny, nullptr},  // read first
+    {"profile", Applies::kCnn, read_profile},
+    {"device", Applies::kAny, read_device},
+    {"interconnect", Applies::kCnn, read_interconnect},
+    {"network", Applies::kCnn, read_interconnect},
+    {"software", Applies::kCnn, read_software},
+    {"ppp_comp", Applies::kCnn, [](const Json& q, Request& r) { r.scenario.ppp_comp = read_ppp(q, "ppp_comp"); }},
+    {"ppp_comm", Applies::kCnn, [](const Json& q, Request& r) { r.scenario.ppp_comm = read_ppp(q, "ppp_comm"); }},
+    {"cluster", Applies::kAny, nullptr, read_cluster_and_counts},
+    {"nodes", Applies::kAny, nullptr},             // with "cluster"
+    {"devices_per_node", Applies::kAny, nullptr},  // with "cluster"
+    {"devices", Applies::kAny, nullptr},           // with "cluster"
+    {"conv_algorithm", Applies::kCnn, nullptr, read_conv_algorithm},
+    {"workspace_limit_bytes", Applies::kCnn,
+     [](const Json& q, Request& r) { r.scenario.cost.workspace_limit_bytes = read_positive(q, "workspace_limit_bytes"); }},
+    {"fetch_bandwidth_gb_per_s", Applies::kCnn,
+     [](const Json& q, Request& r) {
+       r.scenario.cost.fetch_bandwidth_gb_per_s = read_positive(q, "fetch_bandwidth_gb_per_s");
+     }},
+    {"use_pipeline", Applies::kCnn, [](const Json& q, Request& r) { r.scenario.use_pipeline = read_bool(q, "use_pipeline"); }},
+    {"parallel", Applies::kCnn, read_parallel},
+    {"workers", Applies::kCnn, read_workers},
+    {"scaling", Applies::kCnn, read_scaling},
+    {"hybrid_workers", Applies::kCnn,
+     [](const Json& q, Request& r) { r.hybrid_workers = read_count(q["hybrid_workers"], "hybrid_workers", kMaxDevices); }},
+    {"collective", Applies::kCnn, read_collective},
+    {"bucket_bytes", Applies::kCnn, read_bucket_bytes},
+    {"optimizer", Applies::kAny, read_optimizer},
+    {"pipeline", Applies::kCnn, read_pipeline},
+    {"overlap", Applies::kAny, [](const Json& q, Request& r) { r.overlap = read_bool(q, "overlap"); }},
+    {"roofline", Applies::kCnn, [](const Json& q, Request& r) { r.scenario.cost.roofline = read_bool(q, "roofline"); }},
+    {"input_gradient", Applies::kCnn,
+     [](const Json& q, Request& r) { r.scenario.cost.input_gradient = read_bool(q, "input_gradient"); }},
+    // The `collective` command.
+    {"op", Applies::kCnn, [](const Json& q, Request& r) { r.op = read_key(q, "op"); }},
+    {"algorithm", Applies::kCnn, [](const Json& q, Request& r) { r.algorithm = read_key(q, "algorithm"); }},
+    {"bytes", Applies::kCnn, read_bytes},
+    {"link", Applies::kCnn, read_link},
+    {"servers", Applies::kCnn, [](const Json& q, Request& r) { r.servers = read_count(q["servers"], "servers", kMaxDevices); }},
+    {"net", Applies::kAny, nullptr},  // last: it needs the profile, device and era
+    {"batch_size", Applies::kAny, nullptr},  // with "net"
+};
+
+const RequestField* find_field(const std::string& key) {
+  for (const RequestField& f : kRequestFields)
+    if (key == f.name) return &f;
+  return nullptr;
+}
+
+bool is_transformer_field(const std::string& key) {
+  const auto& fields = transformer_request_fields();
+  return std::find(fields.begin(), fields.end(), key) != fields.end();
+}
+
+// The kernel-model fields a CNN request shares with transformers (core/api/cnn_request.h).
+bool is_shared_kernel_field(const std::string& key) {
+  return key == "precision" || key == "software_era" || key == "efficiency";
+}
+
+// Every field known, and of the kind of net the request has.
+void check_fields(const Json& request, bool is_transformer) {
+  for (auto it = request.begin(); it != request.end(); ++it) {
+    const std::string& key = it.key();
+    const RequestField* f = find_field(key);
+    if (!f && !is_transformer_field(key)) throw Error("unknown request field (see docs/api.md)", "", key);
+    if (is_transformer && f && f->applies == Applies::kCnn)
+      throw Error("applies to CNN specs only; a transformer takes the fields of docs/transformer.md", "", key);
+    if (!is_transformer && !f && !is_shared_kernel_field(key))
+      throw Error("applies to transformer nets only (docs/transformer.md)", "", key);
+  }
+}
+
+}  // namespace
+
+Request parse_request(const Json& request) {
+  if (!request.is_object()) throw Error("a request must be a JSON object", "", "");
+  Request r;
+  r.is_transformer = request.contains("net") && is_transformer_net(request["net"]);
+  check_fields(request, r.is_transformer);
+  r.command = read_key(request, "command");
+  // A 2016 CNN defaults to the original's TITAN X; a transformer to a current GPU.
+  const Presets& presets = Presets::instance();
+  r.scenario.device = presets.device(r.is_transformer ? "H100_SXM" : "TITAN_X");
+  r.scenario.interconnect = presets.interconnect("ethernet", "interconnect");
+  for (const RequestField& f : kRequestFields) {
+    if (f.group) f.group(request, r);
+    if (f.read && request.contains(f.name)) f.read(request, r);
+  }
+  if (r.is_transformer) {
+    if (request.contains("batch_size") && r.command != "inference")
+      throw Error("a transformer's batch is global_batch (sequences per step) and micro_batch", "", "batch_size");
+    r.transformer =
+        parse_transformer_request(request, r.scenario.device, r.scenario.has_cluster ? r.scenario.cluster.devices() : 1);
+    r.has_net = true;
+    return r;
+  }
+  read_cnn_kernel_model(request, r.scenario);
+  if (request.contains("net")) {
+    read_net(request, r.scenario);
+    r.has_net = true;
+  }
+  return r;
+}
+
+}  // namespace paleo

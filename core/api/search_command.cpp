@@ -1,0 +1,122 @@
+#include "core/api/search_command.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "core/cluster/cluster_step.h"
+#include "core/base/error.h"
+#include "core/spec/presets.h"
+#include "core/base/request_limits.h"
+#include "core/search/strategy_search.h"
+
+namespace paleo {
+namespace {
+
+struct SearchOutcome {
+  StrategyProblem problem;
+  StrategyResult layerwise;
+  double data_parallel_ms = 0, model_parallel_ms = 0, best_uniform_ms = 0;
+  StrategyConfig best_uniform;
+};
+
+Cluster cluster_of(const Request& r, std::int64_t devices, std::int64_t per_node) {
+  Cluster c;
+  if (r.scenario.has_cluster) {
+    c = r.scenario.cluster;
+  } else {
+    // The paper's testbed: NVLink inside a node, 100 Gb/s EDR InfiniBand between nodes.
+    c.intra = Presets::instance().link("nvlink2_v100", "cluster");
+    c.inter = Presets::instance().link("infiniband_edr", "cluster");
+  }
+  c.devices_per_node = std::min(devices, per_node);
+  c.nodes = (devices + c.devices_per_node - 1) / c.devices_per_node;
+  return c;
+}
+
+SearchOutcome search(const Request& r, const Network& net, const Cluster& cluster) {
+  const CostModel model = r.scenario.cost_model();
+  SearchOutcome o{make_strategy_problem(net, model, r.scenario.cost, cluster,
+                                        collective_settings(r.scenario.device, 1)), {}, 0, 0, 0, {}};
+  const StrategyProblem& p = o.problem;
+  o.layerwise = optimal_strategy(p);
+  o.data_parallel_ms = strategy_cost(p, uniform_strategy(p, {p.devices, 1, 1, 1}));
+  o.model_parallel_ms = strategy_cost(p, uniform_strategy(p, {1, p.devices, 1, 1}));
+  o.best_uniform_ms = o.data_parallel_ms;
+  o.best_uniform = {p.devices, 1, 1, 1};
+  std::vector<StrategyConfig> seen;
+  for (const auto& configs : p.configs)
+    for (const StrategyConfig& c : configs) {
+      if (c.degree() != p.devices || std::find(seen.begin(), seen.end(), c) != seen.end()) continue;
+      seen.push_back(c);
+      const double t = strategy_cost(p, uniform_strategy(p, c));
+      if (t < o.best_uniform_ms) {
+        o.best_uniform_ms = t;
+        o.best_uniform = c;
+      }
+    }
+  return o;
+}
+
+Json config_json(const StrategyConfig& c) { return {{"n", c.n}, {"c", c.c}, {"h", c.h}, {"w", c.w}}; }
+
+}  // namespace
+
+Json search_response(const Request& r) {
+  if (!r.has_net) throw Error("is required for command 'search'", "", "net");
+  const std::int64_t devices = r.devices > 0 ? r.devices : 16;
+  const std::int64_t per_node = r.devices_per_node > 0 ? r.devices_per_node
+                        : r.scenario.has_cluster ? r.scenario.cluster.devices_per_node : 4;
+  if (devices > kMaxSearchDevices)
+    throw Error("the search handles up to " + std::to_string(kMaxSearchDevices) + " devices", "", "devices");
+  const Dim per_device = r.scenario.batch_size;
+  const Dim global_batch = checked_multiply(per_device, devices, "batch_size");
+  const Network net = network_at_batch(r.scenario, global_batch);
+  const SearchOutcome o = search(r, net, cluster_of(r, devices, per_node));
+  const StrategyProblem& p = o.problem;
+
+  Json layers = Json::array();
+  for (std::size_t i = 0; i < net.layers.size(); ++i) {
+    const auto c = static_cast<std::size_t>(o.layerwise.choice[i]);
+    double incoming = 0;
+    for (int parent : net.layers[i].parents)
+      incoming += transfer_ms(p, parent, p.configs[static_cast<std::size_t>(parent)][static_cast<std::size_t>(
+                                  o.layerwise.choice[static_cast<std::size_t>(parent)])],
+                              static_cast<int>(i), p.configs[i][c]);
+    layers.push_back({{"name", net.layers[i].name}, {"type", net.layers[i].type},
+                      {"config", config_json(p.configs[i][c])}, {"devices", p.configs[i][c].degree()},
+                      {"t_c_ms", p.compute_ms[i][c]}, {"t_s_ms", p.sync_ms[i][c]}, {"t_x_in_ms", incoming}});
+  }
+  // The same search on 1, 2, 4, ... devices, for the throughput plot.
+  Json scaling = Json::array();
+  for (std::int64_t d = 1;; d *= 2) {
+    if (d > devices) d = devices;
+    std::optional<Network> at;
+    std::optional<SearchOutcome> fewer;
+    if (d < devices) {
+      at.emplace(network_at_batch(r.scenario, checked_multiply(per_device, d, "batch_size")));
+      fewer.emplace(search(r, *at, cluster_of(r, d, per_node)));
+    }
+    const SearchOutcome& s = fewer ? *fewer : o;
+    const double samples = static_cast<double>(per_device * d);
+    scaling.push_back({{"devices", d}, {"layerwise_ms", s.layerwise.cost_ms}, {"data_parallel_ms", s.data_parallel_ms},
+                       {"model_parallel_ms", s.model_parallel_ms},
+                       {"layerwise_samples_per_s", samples / s.layerwise.cost_ms * 1e3},
+                       {"data_parallel_samples_per_s", samples / s.data_parallel_ms * 1e3},
+                       {"model_parallel_samples_per_s", samples / s.model_parallel_ms * 1e3}});
+    if (d == devices) break;
+  }
+  return {{"ok", true}, {"command", "search"}, {"net", {{"name", r.scenario.spec.name}}},
+          {"device", r.scenario.device.name}, {"profile", r.scenario.profile->name},
+          {"devices", devices}, {"devices_per_node", std::min(devices, per_node)},
+          {"batch_per_device", per_device}, {"global_batch", global_batch},
+          {"step_ms", o.layerwise.cost_ms}, {"data_parallel_step_ms", o.data_parallel_ms},
+          {"model_parallel_step_ms", o.model_parallel_ms},
+          {"best_uniform", {{"config", config_json(o.best_uniform)}, {"step_ms", o.best_uniform_ms}}},
+          {"speedup_over_data_parallel", o.data_parallel_ms / o.layerwise.cost_ms},
+          {"speedup_over_best_uniform", o.best_uniform_ms / o.layerwise.cost_ms},
+          {"reduced", o.layerwise.reduced}, {"remaining_nodes", o.layerwise.remaining_nodes},
+          {"node_eliminations", o.layerwise.node_eliminations}, {"edge_eliminations", o.layerwise.edge_eliminations},
+          {"message", o.layerwise.message}, {"layers", layers}, {"scaling", scaling}};
+}
+
+}  // namespace paleo

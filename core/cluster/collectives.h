@@ -1,0 +1,70 @@
+#pragma once
+// Alpha-beta costs of collective operations (Ben-Nun & Hoefler, section 2.5; Thakur, Rabenseifner
+// & Gropp 2005 for the MPICH forms), with the reduction's compute term where data is reduced.
+// `bytes` is the size of the full vector held by each process (all-gather: the gathered
+// result; all-to-all: what each process sends in total).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/hardware/cluster.h"
+
+namespace paleo {
+
+enum class CollectiveOp { kAllReduce, kReduceScatter, kAllGather, kBroadcast, kAllToAll };
+
+enum class CollectiveAlgorithm {
+  kRing, kRecursiveDoubling, kRabenseifner, kBinomialTree, kDoubleBinaryTree,
+  kParameterServer, kShardedParameterServer, kPairwise, kHierarchical, kAuto
+};
+
+struct CollectiveCost {
+  std::string algorithm;
+  double alpha_ms = 0;      // latency terms
+  double beta_ms = 0;       // bandwidth terms
+  double reduction_ms = 0;  // local reduction compute
+  double time_ms() const { return alpha_ms + beta_ms + reduction_ms; }
+};
+
+struct CollectiveSettings {
+  // Milliseconds per byte reduced (the reduction reads two operands and writes one).
+  double reduction_ms_per_byte = 0;
+  std::int64_t servers = 1;  // sharded parameter server
+};
+
+CollectiveOp parse_collective_op(const std::string& name);                // throws (field "op")
+CollectiveAlgorithm parse_collective_algorithm(const std::string& name);  // throws (field "algorithm")
+const char* collective_op_name(CollectiveOp op);
+const char* collective_algorithm_name(CollectiveAlgorithm a);
+// The flat (single-link) algorithms that implement `op`.
+const std::vector<CollectiveAlgorithm>& flat_algorithms(CollectiveOp op);
+
+// One flat algorithm over `workers` processes on one kind of link. Throws paleo::Error when
+// the algorithm does not implement the operation.
+CollectiveCost collective_cost(CollectiveOp op, CollectiveAlgorithm algorithm, std::int64_t workers, double bytes,
+                               const Link& link, const CollectiveSettings& settings);
+
+// The fastest flat algorithm for `op`.
+CollectiveCost best_collective(CollectiveOp op, std::int64_t workers, double bytes, const Link& link,
+                               const CollectiveSettings& settings);
+
+// Hierarchical all-reduce on a cluster: reduce-scatter inside each node, all-reduce of each
+// device's 1/G share across nodes (sharing the node's NICs), all-gather inside the node. Each
+// phase uses its fastest flat algorithm unless `inter_algorithm` pins the middle one.
+CollectiveCost hierarchical_all_reduce(const Cluster& cluster, double bytes, const CollectiveSettings& settings,
+                                       CollectiveAlgorithm inter_algorithm = CollectiveAlgorithm::kAuto);
+
+// Hierarchical reduce-scatter (inside the node, then of each device's 1/G share across nodes)
+// and all-gather (across nodes of each device's 1/G share, then inside the node): the halves of
+// the hierarchical all-reduce, as NCCL runs them on multi-NIC nodes.
+CollectiveCost hierarchical_collective(CollectiveOp op, const Cluster& cluster, double bytes,
+                                       const CollectiveSettings& settings);
+
+// A collective over a whole cluster: flat algorithms run over the inter-node link once there is
+// more than one node (a ring at one NIC's bandwidth; the others with the node's devices sharing
+// its NICs); kHierarchical as above (all-reduce, reduce-scatter, all-gather); kAuto the fastest
+// of all.
+CollectiveCost cluster_collective(CollectiveOp op, CollectiveAlgorithm algorithm, const Cluster& cluster,
+                                  double bytes, const CollectiveSettings& settings);
+
+}  // namespace paleo

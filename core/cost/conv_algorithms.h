@@ -1,0 +1,50 @@
+#pragma once
+// Cost of one convolution (a real layer or a gradient's stride-1 dummy) under each algorithm,
+// and the per-pass choice of algorithm (docs/model.md, "Convolution algorithms").
+#include <string>
+#include <vector>
+
+#include "core/spec/conv_geometry.h"
+#include "core/cost/cost_model.h"
+
+namespace paleo {
+
+enum class ConvAlgorithm { kGemm, kPrecompGemm, kFft, kFftTiling, kWinograd, kAuto };
+enum class ConvPass { kForward, kBackwardData, kBackwardFilter };
+
+ConvAlgorithm parse_conv_algorithm(const std::string& name);  // throws (field conv_algorithm)
+const std::vector<std::string>& conv_algorithm_names();
+
+// The transform algorithms kAuto weighs against GEMM: all of them unless a software era lists
+// the ones its library offered (cuDNN R4 had FFT but no Winograd).
+struct ConvCandidates {
+  bool fft = true, fft_tiling = true, winograd = true;
+  bool allows(ConvAlgorithm a) const;
+};
+// From names such as "fft", "winograd" ("gemm" and "precomp_gemm" are always there). Throws
+// paleo::Error naming `field` for an unknown name.
+ConvCandidates conv_candidates_from_names(const std::vector<std::string>& names, const std::string& field);
+
+// Original GEMM model; `im2col_buffer` adds writing and reading the lowered input (cuDNN
+// backward-data ALGO_1, "precomputed GEMM").
+PassCost gemm_cost(const CostModel& model, const ConvGeometry& conv, bool im2col_buffer);
+// The data gradient of `forward_conv` at its true work (the forward FLOPs): read the output
+// gradient and the filters, write the input gradient. Used by profiles without
+// dense_strided_data_gradient.
+PassCost transposed_gemm_cost(const CostModel& model, const ConvGeometry& forward_conv, bool im2col_buffer);
+// Original FFT model, whole-image or in 32x32 tiles.
+PassCost fft_cost(const CostModel& model, const ConvGeometry& conv, bool tiled);
+// Winograd F(4x4, rxr) from the survey's Algorithm 6 (stride 1, square kernels 2..5 only).
+bool winograd_applies(const ConvGeometry& conv);
+PassCost winograd_cost(const CostModel& model, const ConvGeometry& conv);
+
+// The cost of one pass under the requested algorithm. `one_by_one` (the original layer's kernel
+// is 1x1) always takes GEMM, as the original did. kAuto picks the fastest of `candidates` whose
+// workspace fits `workspace_limit_bytes` (per kernel, the roofline of the software era).
+PassCost conv_pass_cost(const CostModel& model, const ConvGeometry& conv, ConvPass pass,
+                        ConvAlgorithm algorithm, bool one_by_one, double workspace_limit_bytes,
+                        const ConvCandidates& candidates = ConvCandidates{});
+// The time by which kAuto ranks two costs of one pass.
+double auto_rank_ms(const CostModel& model, const PassCost& cost);
+
+}  // namespace paleo

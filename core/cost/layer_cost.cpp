@@ -1,0 +1,204 @@
+#include "core/cost/layer_cost.h"
+
+#include "core/cost/memory_bound_cost.h"
+
+namespace paleo {
+namespace {
+
+// Original _profile_innerproduct: X [a, b] times W [b, c] into Y [a, c]. `weight` names the
+// operand that is the weight matrix (0: none, 1: X, 2: W, 3: Y) for its storage format.
+PassCost matmul_cost(const CostModel& model, double a, double b, double c, int weight) {
+  PassCost cost;
+  GemmShape shape;
+  shape.m = a;
+  shape.n = shape.align_n = c;
+  shape.k = shape.align_k = b;
+  model.add_matmul(cost, 2 * a * b * c, shape);
+  auto bytes = [&](int operand) { return operand == weight ? model.weight_bytes() : model.activation_bytes(); };
+  model.add_mem(cost, a * b * bytes(1));
+  model.add_mem(cost, b * c * bytes(2));
+  model.add_mem(cost, a * c * bytes(3));
+  return cost;
+}
+
+// Read the input and write the output: pooling and dropout.
+PassCost elementwise_cost(const CostModel& model, const Layer& l, double flops) {
+  PassCost cost;
+  model.add_comp(cost, flops);
+  model.add_mem(cost, product(l.inputs[0]) * model.activation_bytes());
+  model.add_mem(cost, product(l.output) * model.activation_bytes());
+  return cost;
+}
+
+// Groups of four devices. The split number is kept as a number: reading it back from its text
+// (atol) would silently take anything unreadable for device 0.
+std::int64_t device_group(const Layer& l) { return l.on_split_device ? l.split_index / 4 : 0; }
+
+bool on_other_device(const Layer& a, const Layer& b, bool original_rules) {
+  // The original compared the string "0" of a split with the integer 0 of an unsplit layer.
+  if (original_rules) return a.on_split_device != b.on_split_device || a.split_device != b.split_device;
+  // a.device_id() != b.device_id(), without building either string.
+  static const std::string device_zero = "0";
+  const std::string& da = a.on_split_device ? a.split_device : device_zero;
+  const std::string& db = b.on_split_device ? b.split_device : device_zero;
+  return da != db;
+}
+
+// Original _estimate_remote_fetch: pull each input that lives on another device; each parent
+// in another group of four devices halves the bandwidth (cumulatively, in the original).
+double fetch_ms(const Network& net, const Layer& l, const CostModel& model, const CostOptions& options) {
+  double bandwidth = options.fetch_bandwidth_gb_per_s.value_or(model.device().mem_bandwidth_gb_per_s);
+  const bool original = model.profile().original_fetch_rules;
+  double total = 0;
+  if (l.parents.size() == 1) {
+    if (on_other_device(l, net.layers[l.parents[0]], original))
+      total += model.fetch_ms(product(l.inputs[0]) * model.activation_bytes(), bandwidth);
+    return total;
+  }
+  for (std::size_t i = 0; i < l.parents.size(); ++i) {
+    const Layer& parent = net.layers[l.parents[i]];
+    if (!on_other_device(l, parent, original)) continue;
+    double bw = bandwidth;
+    if (device_group(l) != device_group(parent)) {
+      bw /= 2;
+      if (original) bandwidth = bw;
+    }
+    total += model.fetch_ms(product(l.inputs[i]) * model.activation_bytes(), bw);
+  }
+  return total;
+}
+
+// The data gradient of `conv`: the original's dense stride-1 dummy, or (profiles without
+// dense_strided_data_gradient) its true work, with FFT / Winograd on the dummy still
+// available for stride-1 layers.
+PassCost data_gradient_cost(const Layer& l, const ConvGeometry& conv, const CostModel& model, const CostOptions& o) {
+  const bool one_by_one = l.conv.kh == 1 && l.conv.kw == 1;
+  const ConvGeometry dummy = data_gradient_conv(conv, l.name);
+  auto on_dummy = [&] {
+    return conv_pass_cost(model, dummy, ConvPass::kBackwardData, o.algorithm, one_by_one, o.workspace_limit_bytes,
+                          o.auto_candidates);
+  };
+  if (model.profile().dense_strided_data_gradient) return on_dummy();
+  PassCost direct = transposed_gemm_cost(model, conv, o.algorithm == ConvAlgorithm::kPrecompGemm && !one_by_one);
+  const bool transform_algorithm = o.algorithm == ConvAlgorithm::kFft || o.algorithm == ConvAlgorithm::kFftTiling ||
+                                   o.algorithm == ConvAlgorithm::kWinograd || o.algorithm == ConvAlgorithm::kAuto;
+  if (one_by_one || !transform_algorithm || conv.sh != 1 || conv.sw != 1) return direct;
+  PassCost alternative = on_dummy();
+  if (o.algorithm != ConvAlgorithm::kAuto) return alternative;
+  return auto_rank_ms(model, alternative) < auto_rank_ms(model, direct) ? alternative : direct;
+}
+
+PassCosts convolution_passes(const Layer& l, const CostModel& model, const CostOptions& o) {
+  const bool one_by_one = l.conv.kh == 1 && l.conv.kw == 1;
+  auto pass = [&](const ConvGeometry& g, ConvPass p) {
+    return conv_pass_cost(model, g, p, o.algorithm, one_by_one, o.workspace_limit_bytes, o.auto_candidates);
+  };
+  PassCosts out;
+  if (l.kind == LayerKind::kConvolution) {
+    out.forward = pass(l.conv, ConvPass::kForward);
+    if (l.backprop || o.input_gradient) out.backward_data = data_gradient_cost(l, l.conv, model, o);
+    out.backward_filter = pass(filter_gradient_conv(l.conv, l.name), ConvPass::kBackwardFilter);
+    return out;
+  }
+  // Deconvolution: forward = data gradient of the transposed conv; data gradient = its forward;
+  // filter gradient = the filter-gradient dummy of the equivalent conv, with that conv's holes.
+  ConvGeometry equivalent = data_gradient_conv(l.conv, l.name);
+  if (l.backprop) out.forward = data_gradient_cost(l, l.conv, model, o);
+  out.backward_data = pass(l.conv, ConvPass::kForward);
+  ConvGeometry back_filters = filter_gradient_conv(equivalent, l.name);
+  back_filters.holes = equivalent.holes;
+  back_filters.holes_in_inputs = false;
+  out.backward_filter = pass(back_filters, ConvPass::kBackwardFilter);
+  return out;
+}
+
+void apply_roofline(PassCost& c) { c.overlapped_ms = c.comp_ms < c.mem_ms ? c.comp_ms : c.mem_ms; }
+
+// Under a software era each kernel is a roofline of its compute and traffic plus its launch and
+// framework overhead; a pass without work launches nothing.
+void price_kernel(PassCosts& k, const CostModel& model) {
+  for (PassCost* p : {&k.forward, &k.backward_data, &k.backward_filter}) {
+    if (p->flops <= 0 && p->bytes <= 0) continue;
+    apply_roofline(*p);
+    p->comp_ms += model.kernel_overhead_ms();
+  }
+}
+
+void add_kernels(PassCosts& to, const PassCosts& k) {
+  to.forward += k.forward;
+  to.backward_data += k.backward_data;
+  to.backward_filter += k.backward_filter;
+}
+
+}  // namespace
+
+LayerCost layer_compute_cost(const Layer& l, const CostModel& model, const CostOptions& options) {
+  PassCosts passes;
+  PassCost& forward = passes.forward;
+  PassCost& data = passes.backward_data;
+  PassCost& filter = passes.backward_filter;
+  switch (l.kind) {
+    case LayerKind::kConvolution:
+    case LayerKind::kDeconvolution:
+      if (l.conv_algorithm.empty()) {
+        passes = convolution_passes(l, model, options);
+      } else {
+        CostOptions own = options;
+        own.algorithm = parse_conv_algorithm(l.conv_algorithm);
+        passes = convolution_passes(l, model, own);
+      }
+      if (model.per_kernel()) {
+        price_kernel(passes, model);
+        for (PassCosts& k : fused_epilogue_kernels(l, model)) {
+          price_kernel(k, model);
+          add_kernels(passes, k);
+        }
+      } else if (model.profile().cost_memory_bound_layers) {
+        add_fused_epilogue(l, model, passes);
+      }
+      break;
+    case LayerKind::kPooling: {
+      double flops = 2.0 * static_cast<double>(l.pool_kh * l.pool_kw) * static_cast<double>(l.inputs[0][3]) *
+                     static_cast<double>(l.output[1] * l.output[2]) * static_cast<double>(l.inputs[0][0]);
+      forward = data = elementwise_cost(model, l, flops);
+      break;
+    }
+    case LayerKind::kDropout:
+      forward = data = elementwise_cost(model, l, product(l.inputs[0]));
+      break;
+    case LayerKind::kInnerProduct: {
+      const double n = static_cast<double>(l.inputs[0][0]);
+      const double in = static_cast<double>(l.weights[0]);
+      const double out = static_cast<double>(l.weights[1]);
+      forward = matmul_cost(model, n, in, out, 2);
+      data = matmul_cost(model, n, out, in, 2);
+      filter = matmul_cost(model, in, n, out, 3);
+      break;
+    }
+    default:
+      if (model.profile().cost_memory_bound_layers) add_memory_bound_cost(l, model, passes);
+      break;  // zero cost in paleo2017
+  }
+  const bool convolution = l.kind == LayerKind::kConvolution || l.kind == LayerKind::kDeconvolution;
+  if (model.per_kernel() && !convolution) price_kernel(passes, model);  // convolutions priced above
+  if (options.roofline && !model.per_kernel())
+    for (PassCost* p : {&forward, &data, &filter}) apply_roofline(*p);
+  LayerCost cost;
+  cost.forward = forward;
+  cost.backward_data = data;
+  cost.backward_filter = filter;
+  cost.backward = data;
+  cost.backward += filter;
+  cost.backward.algorithm = "";
+  return cost;
+}
+
+LayerCost layer_cost(const Network& net, const Layer& l, const CostModel& model, const CostOptions& options) {
+  LayerCost cost = layer_compute_cost(l, model, options);
+  cost.fetch_ms = fetch_ms(net, l, model, options);
+  for (PassCost* p : {&cost.forward, &cost.backward_data, &cost.backward_filter, &cost.backward})
+    p->mem_ms += cost.fetch_ms;
+  return cost;
+}
+
+}  // namespace paleo

@@ -1,0 +1,44 @@
+#pragma once
+// Per-layer time of the forward pass and the two gradients (original FlopsProfiler.profile),
+// including the cross-device fetch of model-parallel splits.
+#include <optional>
+#include <vector>
+
+#include "core/cost/conv_algorithms.h"
+#include "core/cost/cost_model.h"
+#include "core/spec/network.h"
+
+namespace paleo {
+
+enum class Optimizer { kSgd, kMomentum, kAdam };
+
+struct CostOptions {
+  Optimizer optimizer = Optimizer::kSgd;  // the weight update's state and traffic
+  ConvAlgorithm algorithm = ConvAlgorithm::kGemm;
+  ConvCandidates auto_candidates;  // what kAuto may pick besides GEMM (a software era's library)
+  double workspace_limit_bytes = 4294967296.0;  // the original's cuDNN limit, 1 << 32
+  // Bandwidth of cross-device fetches; unset = the device's memory bandwidth (original).
+  std::optional<double> fetch_bandwidth_gb_per_s;
+  // A layer pass takes max(compute, memory) instead of their sum (a roofline).
+  bool roofline = false;
+  // Layers fed by the input image also compute its gradient (a "full" backprop: adversarial
+  // examples, saliency; some benchmarks time it). Off: the input needs no gradient.
+  bool input_gradient = false;
+};
+
+struct LayerCost {
+  // Each as the original's `profile` command reports it: including the layer's fetch time.
+  PassCost forward, backward_data, backward_filter;
+  // Both gradients with the fetch counted once (the original's backward pass).
+  PassCost backward;
+  double fetch_ms = 0;
+};
+
+LayerCost layer_cost(const Network& net, const Layer& layer, const CostModel& model,
+                     const CostOptions& options);
+
+// The same without any cross-device fetch: the layer alone, at the shapes it holds (usable for
+// a layer whose shapes were cut for a parallel configuration).
+LayerCost layer_compute_cost(const Layer& layer, const CostModel& model, const CostOptions& options);
+
+}  // namespace paleo

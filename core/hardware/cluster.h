@@ -1,0 +1,25 @@
+#pragma once
+// A cluster of N nodes x G devices: the link between devices of a node and the one between nodes
+// (presets/clusters.json, docs/cluster.md).
+#include <cstdint>
+#include <string>
+
+#include "core/base/checked_math.h"
+#include "core/hardware/link.h"
+
+namespace paleo {
+
+struct Cluster {
+  std::string key;
+  std::string name;
+  std::int64_t nodes = 1;
+  std::int64_t devices_per_node = 1;
+  Link intra;            // between devices of one node
+  Link inter;            // between nodes (one NIC's link)
+  std::int64_t nics_per_node = 1;
+
+  // Checked: a request's nodes x devices_per_node must not wrap (paleo::Error naming "cluster").
+  std::int64_t devices() const { return checked_multiply(nodes, devices_per_node, "cluster"); }
+};
+
+}  // namespace paleo

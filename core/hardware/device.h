@@ -1,0 +1,23 @@
+#pragma once
+// One device: its peaks, memory and generation. Values come from presets/devices.json or a
+// request (docs/api.md, "device").
+#include <map>
+#include <string>
+
+namespace paleo {
+
+struct Device {
+  std::string key;
+  std::string name;
+  double clock_mhz = 0;               // only sets the one-cycle floor of each term (paleo2017)
+  double peak_gflops = 0;             // 1e9 FLOP/s
+  double mem_bandwidth_gb_per_s = 0;  // paleo2017 divides by 2^30 (see ModelProfile)
+  double memory_bytes = 0;            // 0 = unknown
+  bool is_gpu = true;
+  std::string generation;             // architecture ("volta", "ampere", "hopper", ...): picks the software era
+  // Dense matrix-unit (tensor core) peaks per number format, 1e9 FLOP/s: "tf32", "fp16", "bf16",
+  // "fp8" (core/precision/device_peak.h). Empty for devices without matrix units.
+  std::map<std::string, double> peak_tensor_gflops;
+};
+
+}  // namespace paleo

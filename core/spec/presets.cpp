@@ -1,0 +1,241 @@
+#include "core/spec/presets.h"
+
+#include "core/spec/embedded_presets.h"
+#include "core/base/error.h"
+#include "core/base/request_limits.h"
+
+namespace paleo {
+namespace {
+
+const Json* find_by_key(const Json& list, const std::string& key) {
+  for (const Json& entry : list)
+    if (entry.value("key", "") == key) return &entry;
+  return nullptr;
+}
+
+std::string known_keys(const Json& list) {
+  std::string out;
+  for (const Json& entry : list) out += (out.empty() ? "" : ", ") + entry.value("key", "");
+  return out;
+}
+
+// A positive rate within physically sensible bounds: anything outside is a typo, and would
+// otherwise turn into absurd (or overflowing) times.
+double positive(const Json& obj, const std::string& name, const std::string& field, double low = 1e-6,
+                double high = 1e12) {
+  if (!obj.contains(name)) throw Error("needs '" + name + "'", "", field);
+  if (!obj[name].is_number()) throw Error("'" + name + "' must be a number, got " + echo(obj[name]), "", field);
+  const double v = obj[name].get<double>();
+  if (!(v >= low && v <= high))
+    throw Error("'" + name + "' must be between " + echo(Json(low)) + " and " + echo(Json(high)) + ", got " +
+                    echo(obj[name]), "", field);
+  return v;
+}
+
+const Json& list_in(const Json& doc, const char* name) {
+  static const Json empty = Json::array();
+  auto it = doc.find(name);
+  return it != doc.end() && it->is_array() ? *it : empty;
+}
+
+}  // namespace
+
+Device device_from_json(const Json& obj, const std::string& field) {
+  if (!obj.is_object()) throw Error("must be a preset name or an object", "", field);
+  Device d;
+  d.key = obj.value("key", "custom");
+  d.name = obj.contains("name") && obj["name"].is_string() ? obj["name"].get<std::string>() : d.key;
+  d.clock_mhz = positive(obj, "clock_mhz", field, 1, 1e7);
+  d.peak_gflops = positive(obj, "peak_gflops", field, 1e-3, 1e9);
+  d.mem_bandwidth_gb_per_s = positive(obj, "mem_bandwidth_gb_per_s", field, 1e-3, 1e8);
+  if (obj.contains("memory_bytes") && !obj["memory_bytes"].is_null()) {
+    d.memory_bytes = read_number(obj, "memory_bytes", "");
+    if (d.memory_bytes < 0 || d.memory_bytes > 1e18) throw Error("'memory_bytes' must be from 0 to 1e18", "", field);
+  }
+  if (obj.contains("is_gpu")) {
+    if (!obj["is_gpu"].is_boolean()) throw Error("'is_gpu' must be true or false", "", field);
+    d.is_gpu = obj["is_gpu"].get<bool>();
+  }
+  if (obj.contains("generation") && obj["generation"].is_string()) d.generation = obj["generation"].get<std::string>();
+  if (obj.contains("peak_tensor_gflops") && !obj["peak_tensor_gflops"].is_null()) {
+    const Json& peaks = obj["peak_tensor_gflops"];
+    if (!peaks.is_object()) throw Error("'peak_tensor_gflops' must be an object {\"bf16\": GFLOP/s, ...}", "", field);
+    for (auto it = peaks.begin(); it != peaks.end(); ++it) {
+      const std::string& format = it.key();
+      if (format != "tf32" && format != "fp16" && format != "bf16" && format != "fp8" && format != "int8")
+        throw Error("'peak_tensor_gflops' has an unknown format '" + format + "' (known: tf32, fp16, bf16, fp8, int8)", "",
+                    field);
+      d.peak_tensor_gflops[format] = positive(peaks, format, field + ".peak_tensor_gflops", 1e-3, 1e9);
+    }
+  }
+  return d;
+}
+
+Interconnect interconnect_from_json(const Json& obj, const std::string& field) {
+  if (!obj.is_object()) throw Error("must be a preset name or an object", "", field);
+  Interconnect n;
+  n.key = obj.value("key", "custom");
+  n.name = obj.contains("name") && obj["name"].is_string() ? obj["name"].get<std::string>() : n.key;
+  n.bandwidth_gbit_per_s = positive(obj, "bandwidth_gbit_per_s", field, 1e-3, 1e9);
+  return n;
+}
+
+Link link_from_json(const Json& value, const std::string& field) {
+  if (value.is_string()) return Presets::instance().link(value.get<std::string>(), field);
+  if (!value.is_object()) throw Error("must be a link preset name or an object", "", field);
+  Link l;
+  l.key = value.value("key", "custom");
+  l.name = value.contains("name") && value["name"].is_string() ? value["name"].get<std::string>() : l.key;
+  const char* bw = value.contains("achievable_gb_per_s") ? "achievable_gb_per_s" : "bandwidth_gb_per_s";
+  l.bandwidth_gb_per_s = positive(value, bw, field, 1e-3, 1e8);
+  l.peak_gb_per_s = value.contains("peak_gb_per_s") ? positive(value, "peak_gb_per_s", field) : l.bandwidth_gb_per_s;
+  l.latency_us = value.contains("latency_us") ? read_number(value, "latency_us", "") : 0;
+  if (l.latency_us < 0 || l.latency_us > 1e7) throw Error("'latency_us' must be from 0 to 1e7", "", field);
+  return l;
+}
+
+Cluster cluster_from_json(const Json& value, const std::string& field, std::string* device_key) {
+  if (value.is_string()) return Presets::instance().cluster(value.get<std::string>(), device_key);
+  if (!value.is_object()) throw Error("must be a cluster preset name or an object", "", field);
+  auto count = [&](const char* name, std::int64_t fallback) {
+    if (!value.contains(name)) return fallback;
+    Dim n = read_dim(value[name], name, "");
+    if (n < 1 || n > kMaxDevices)
+      throw Error(std::string("'") + name + "' must be from 1 to " + std::to_string(kMaxDevices), "", field);
+    return n;
+  };
+  Cluster c;
+  c.key = value.value("key", "custom");
+  c.name = value.contains("name") && value["name"].is_string() ? value["name"].get<std::string>() : c.key;
+  c.nodes = count("nodes", 1);
+  c.devices_per_node = count("devices_per_node", 1);
+  c.nics_per_node = count("nics_per_node", 1);
+  checked_multiply(c.nodes, c.devices_per_node, field, kMaxDevices);  // before devices() forms the product
+  c.intra = link_from_json(require_field(value, "intra", ""), field + ".intra");
+  c.inter = value.contains("inter") ? link_from_json(value["inter"], field + ".inter") : c.intra;
+  if (device_key && value.contains("device") && value["device"].is_string()) *device_key = value["device"].get<std::string>();
+  return c;
+}
+
+Link Presets::link(const std::string& key, const std::string& field) const {
+  const Json* entry = find_by_key(links(), key);
+  if (!entry) throw Error("unknown link '" + key + "' (known: " + known_keys(links()) + ")", "", field);
+  return link_from_json(*entry, field);
+}
+
+Cluster Presets::cluster(const std::string& key, std::string* device_key) const {
+  const Json* entry = find_by_key(clusters(), key);
+  if (!entry) throw Error("unknown cluster '" + key + "' (known: " + known_keys(clusters()) + ")", "", "cluster");
+  return cluster_from_json(*entry, "cluster", device_key);
+}
+
+const Presets& Presets::instance() {
+  // Never destroyed: nothing to release at exit but memory, and freeing every parsed document
+  // would only slow the command line's exit.
+  static const Presets* presets = new Presets();
+  return *presets;
+}
+
+const Json& Presets::Document::get() const {
+  std::call_once(parsed_, [this] { doc_ = Json::parse(file_->text()); });
+  return doc_;
+}
+
+const Json& Presets::List::get() const {
+  static const Json empty = Json::array();
+  return doc ? list_in(doc->get(), name) : empty;
+}
+
+Presets::Presets() {
+  for (std::size_t i = 0; i < kEmbeddedPresetCount; ++i) {
+    const std::string path = kEmbeddedPresets[i].path;
+    const Document* doc = &documents_.emplace_back(&kEmbeddedPresets[i]);
+    auto stem = [&](std::size_t folder) { return path.substr(folder, path.size() - folder - 5); };
+    if (path.rfind("nets/", 0) == 0) {
+      nets_.emplace_back(stem(5), doc);
+    } else if (path.rfind("transformers/", 0) == 0) {
+      transformers_.emplace_back(stem(13), doc);
+    } else if (path.rfind("validation/", 0) == 0) {
+      validation_sources_.emplace_back(stem(11), doc);
+    } else if (path == "devices.json") {
+      devices_ = {doc, "devices"};
+    } else if (path == "interconnects.json") {
+      interconnects_ = {doc, "interconnects"};
+    } else if (path == "software.json") {
+      software_ = {doc, "software"};
+    } else if (path == "scenarios.json") {
+      scenarios_ = {doc, "scenarios"};
+    } else if (path == "prices.json") {
+      prices_ = {doc, "prices"};
+    } else if (path == "links.json") {
+      links_ = {doc, "links"};
+    } else if (path == "clusters.json") {
+      clusters_ = {doc, "clusters"};
+    } else if (path == "software_eras.json") {
+      software_eras_ = {doc, "eras"};
+    }
+  }
+}
+
+const std::vector<std::pair<std::string, Json>>& Presets::parsed_validation_files() const {
+  std::call_once(validation_parsed_, [this] {
+    for (const auto& [name, doc] : validation_sources_) validation_.emplace_back(name, doc->get());
+  });
+  return validation_;
+}
+
+const Json& Presets::net(const std::string& key) const {
+  for (const auto& [k, doc] : nets_)
+    if (k == key) return doc->get();
+  std::string known;
+  for (const auto& [k, spec] : nets_) known += (known.empty() ? "" : ", ") + k;
+  for (const auto& [k, doc] : transformers_) known += ", " + k;
+  throw Error("unknown preset net '" + key + "' (known: " + known + ")", "", "net");
+}
+
+std::shared_ptr<const Json> Presets::net_document(const std::string& key) const {
+  return std::shared_ptr<const Json>(std::shared_ptr<const Json>(), &net(key));
+}
+
+const Json* Presets::find_transformer(const std::string& key) const {
+  for (const auto& [k, doc] : transformers_)
+    if (k == key) return &doc->get();
+  return nullptr;
+}
+
+std::vector<std::string> Presets::transformer_keys() const {
+  std::vector<std::string> keys;
+  for (const auto& entry : transformers_) keys.push_back(entry.first);
+  return keys;
+}
+
+std::vector<std::string> Presets::net_keys() const {
+  std::vector<std::string> keys;
+  for (const auto& entry : nets_) keys.push_back(entry.first);
+  return keys;
+}
+
+Device Presets::device(const std::string& key) const {
+  const Json* entry = find_by_key(devices(), key);
+  if (!entry) throw Error("unknown device '" + key + "' (known: " + known_keys(devices()) + ")", "", "device");
+  return device_from_json(*entry, "device");
+}
+
+Interconnect Presets::interconnect(const std::string& key, const std::string& field) const {
+  const Json* entry = find_by_key(interconnects(), key);
+  if (!entry) throw Error("unknown interconnect '" + key + "' (known: " + known_keys(interconnects()) + ")", "", field);
+  return interconnect_from_json(*entry, field);
+}
+
+Software Presets::software(const std::string& key) const {
+  const Json* entry = find_by_key(software_list(), key);
+  if (!entry) throw Error("unknown software '" + key + "' (known: " + known_keys(software_list()) + ")", "", "software");
+  Software s;
+  s.key = key;
+  s.name = entry->value("name", key);
+  s.ppp_comp = read_number(*entry, "ppp_comp", "");
+  s.ppp_comm = read_number(*entry, "ppp_comm", "");
+  return s;
+}
+
+}  // namespace paleo

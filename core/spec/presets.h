@@ -1,0 +1,91 @@
+#pragma once
+// The built-in presets: presets/*.json compiled into the core (core/spec/embedded_presets.h).
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/spec/embedded_presets.h"
+#include "core/hardware/device.h"
+#include "core/hardware/interconnect.h"
+#include "core/hardware/software.h"
+#include "core/base/json.h"
+#include "core/hardware/cluster.h"
+
+namespace paleo {
+
+class Presets {
+ public:
+  static const Presets& instance();  // each file parsed once, on first use
+
+  // Each throws paleo::Error (field = the request field) for an unknown key.
+  const Json& net(const std::string& key) const;
+  // The same as a shared pointer that owns nothing (presets live as long as the process), for a
+  // NetSpec to read in place.
+  std::shared_ptr<const Json> net_document(const std::string& key) const;
+  Device device(const std::string& key) const;
+  Interconnect interconnect(const std::string& key, const std::string& field) const;
+  Software software(const std::string& key) const;
+  Link link(const std::string& key, const std::string& field) const;
+  // A cluster preset; its "device" (if any) is returned through `device_key`.
+  Cluster cluster(const std::string& key, std::string* device_key) const;
+
+  std::vector<std::string> net_keys() const;
+  // Transformer presets (presets/transformers/<key>.json: {key, name, transformer: {...}, ...}).
+  const Json* find_transformer(const std::string& key) const;  // nullptr when unknown
+  std::vector<std::string> transformer_keys() const;
+  // Validation case files (presets/validation/<name>.json: {"cases": [...]}, docs/validation.md),
+  // as (file stem, document) in file-name order.
+  const std::vector<std::pair<std::string, Json>>& validation_files() const { return parsed_validation_files(); }
+  const Json& devices() const { return devices_.get(); }
+  const Json& interconnects() const { return interconnects_.get(); }
+  const Json& software_list() const { return software_.get(); }
+  const Json& scenarios() const { return scenarios_.get(); }
+  const Json& prices() const { return prices_.get(); }
+  const Json& links() const { return links_.get(); }
+  const Json& clusters() const { return clusters_.get(); }
+  const Json& software_eras() const { return software_eras_.get(); }
+
+ private:
+  // A compiled-in file, parsed the first time it is asked for: a command reads a few of them, and
+  // parsing all at start-up costs more than most commands.
+  class Document {
+   public:
+    explicit Document(const EmbeddedFile* file) : file_(file) {}
+    const Json& get() const;
+
+   private:
+    const EmbeddedFile* file_;
+    mutable std::once_flag parsed_;
+    mutable Json doc_;
+  };
+  // A list under `name` in one document ({"devices": [...]}).
+  struct List {
+    const Document* doc = nullptr;
+    const char* name = "";
+    const Json& get() const;
+  };
+
+  Presets();
+  const std::vector<std::pair<std::string, Json>>& parsed_validation_files() const;
+
+  std::deque<Document> documents_;
+  std::vector<std::pair<std::string, const Document*>> nets_;  // key = file stem of nets/<key>.json
+  std::vector<std::pair<std::string, const Document*>> transformers_;  // key = file stem of transformers/<key>.json
+  std::vector<std::pair<std::string, const Document*>> validation_sources_;  // validation/<name>.json
+  mutable std::once_flag validation_parsed_;
+  mutable std::vector<std::pair<std::string, Json>> validation_;
+  List devices_, interconnects_, software_, scenarios_, prices_, links_, clusters_, software_eras_;
+};
+
+// Device and interconnect from a request object ({"name", "peak_gflops", ...}); throws with the
+// request field named.
+Device device_from_json(const Json& obj, const std::string& field);
+Interconnect interconnect_from_json(const Json& obj, const std::string& field);
+// A link: a preset key or {"latency_us", "bandwidth_gb_per_s"} (or "achievable_gb_per_s").
+Link link_from_json(const Json& value, const std::string& field);
+// A cluster: a preset key or {"nodes", "devices_per_node", "intra", "inter", "nics_per_node"}.
+Cluster cluster_from_json(const Json& value, const std::string& field, std::string* device_key);
+
+}  // namespace paleo

@@ -1,0 +1,38 @@
+#include "core/spec/shape.h"
+
+#include "core/base/error.h"
+
+namespace paleo {
+
+Dim element_count(const Shape& shape, const std::string& layer, const std::string& field) {
+  Dim count = 1;
+  for (Dim d : shape) {
+    if (d <= 0) {
+      throw Error("every dimension must be positive, got shape [" + shape_to_string(shape) + "]",
+                  layer, field);
+    }
+    if (d > kMaxElements || count > kMaxElements / d) {
+      throw Error("shape [" + shape_to_string(shape) + "] is absurdly large (more than 2^50 elements)",
+                  layer, field);
+    }
+    count *= d;
+  }
+  return count;
+}
+
+double product(const Shape& shape) {
+  double p = 1;
+  for (Dim d : shape) p *= static_cast<double>(d);
+  return p;
+}
+
+std::string shape_to_string(const Shape& shape) {
+  std::string out;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i) out += 'x';
+    out += std::to_string(shape[i]);
+  }
+  return out;
+}
+
+}  // namespace paleo
