@@ -2,7 +2,7 @@
 // (docs/import.md, "ONNX"): nodes with op types, attributes and tensor names, initializer dims
 // and graph input shapes. Weights are never copied: only the dims of initializers are kept, and
 // the values of small integer tensors (Reshape targets, axes), which shape inference needs.
-// Used by tools/onnx_to_graph.mjs (the CLI) and by the page's file drop.
+// Used by tools/onnx_to_graph.mjs; written to be bundled for the page as well.
 import onnxProto from 'onnx-proto';
 
 const { onnx } = onnxProto;
