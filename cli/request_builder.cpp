@@ -29,6 +29,10 @@ std::string file_stem(const std::string& path) {
   return name;
 }
 
+bool has_extension(const std::string& path, const std::string& extension) {
+  return path.size() > extension.size() && path.compare(path.size() - extension.size(), extension.size(), extension) == 0;
+}
+
 }  // namespace
 
 Json number_or_text(const std::string& text) {
@@ -56,6 +60,8 @@ Json net_argument(const std::string& arg) {
   if (file) {
     std::stringstream text;
     text << file.rdbuf();
+    // Other frameworks' files go to the core as they are; it converts them (core/import/).
+    if (has_extension(arg, ".prototxt")) return Json{{"prototxt", text.str()}};
     return json_file_document(text.str(), arg);
   }
   return file_stem(arg);

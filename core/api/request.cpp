@@ -8,6 +8,7 @@
 #include "core/base/checked_math.h"
 #include "core/cluster/collectives.h"
 #include "core/base/error.h"
+#include "core/import/net_import.h"
 #include "core/spec/network_batch.h"
 #include "core/spec/preset_networks.h"
 #include "core/spec/presets.h"
@@ -123,7 +124,7 @@ void read_pipeline(const Json& request, Request& r) {
   }
 }
 
-void read_net(const Json& request, Scenario& s) {
+void read_net(const Json& request, Scenario& s, std::vector<std::string>& warnings) {
   const Json& net = request["net"];
   if (net.is_string()) {
     // A preset: read once per process, re-batched here (which checks the batch as building does).
@@ -138,7 +139,10 @@ void read_net(const Json& request, Scenario& s) {
     return;
   }
   if (!net.is_object()) throw Error("must be a preset name or a network spec object", "", "net");
-  s.spec = expand_net_spec(net);
+  // A net in another format (Caffe prototxt ...) is converted to a spec first (core/import/).
+  s.spec = is_imported_net(net) ? expand_net_spec(std::make_shared<const Json>(imported_net_spec(
+                                      net, "net", s.profile->name == "paleo2017", warnings)))
+                                : expand_net_spec(net);
   s.graph = build_layer_graph(s.spec);
   s.batch_size = spec_batch_size(s.spec);
   if (request.contains("batch_size")) s.batch_size = read_size(request["batch_size"], "batch_size", kMaxBatch);
@@ -382,7 +386,7 @@ Request parse_request(const Json& request) {
   }
   read_cnn_kernel_model(request, r.scenario);
   if (request.contains("net")) {
-    read_net(request, r.scenario);
+    read_net(request, r.scenario, r.warnings);
     r.has_net = true;
   }
   return r;

@@ -1,0 +1,30 @@
+#include "core/import/net_import.h"
+
+#include "core/base/error.h"
+#include "core/import/caffe_prototxt.h"
+#include "core/import/onnx_graph.h"
+
+namespace paleo {
+namespace {
+
+// The key naming each imported form; exactly one of them, and nothing else, in the object.
+const char* const kPrototxt = "prototxt";
+const char* const kOnnxGraph = "onnx_graph";
+
+bool only_key(const Json& net, const char* key) { return net.is_object() && net.size() == 1 && net.contains(key); }
+
+}  // namespace
+
+bool is_imported_net(const Json& net) { return only_key(net, kPrototxt) || only_key(net, kOnnxGraph); }
+
+Json imported_net_spec(const Json& net, const std::string& field, bool as_original, std::vector<std::string>& warnings) {
+  if (only_key(net, kPrototxt)) {
+    const Json& text = net[kPrototxt];
+    if (!text.is_string()) throw Error("must be the prototxt text as a string", "", field + "." + kPrototxt);
+    return caffe_prototxt_to_spec(text.get<std::string>(), field + "." + kPrototxt, as_original, warnings);
+  }
+  if (only_key(net, kOnnxGraph)) return onnx_graph_to_spec(net[kOnnxGraph], field + "." + kOnnxGraph, warnings);
+  throw Error("is not an imported net", "", field);
+}
+
+}  // namespace paleo

@@ -1,0 +1,16 @@
+#pragma once
+// An ONNX graph, as decoded by tools/onnx_graph_decoder.mjs ({"onnx_graph": {nodes, inputs,
+// initializers ...}}), mapped to a Paleo network spec. Shapes are inferred from the graph input
+// with ONNX's rules; NCHW tensors become Paleo's NHWC. Operators without a Paleo counterpart are
+// priced as free Generic layers and listed in a warning.
+#include <string>
+#include <vector>
+
+#include "core/base/json.h"
+
+namespace paleo {
+
+// Throws paleo::Error naming the node (as the layer) and field.
+Json onnx_graph_to_spec(const Json& graph, const std::string& field, std::vector<std::string>& warnings);
+
+}  // namespace paleo
