@@ -80,7 +80,7 @@ TEST_CASE("a CNN estimate's train section: one device, the simulated worker coun
   const std::string scheme = row["fastest_scheme"].get<std::string>();
   const double four_ms = row["time_comp_ms"].get<double>() + row["comm_ms"][scheme].get<double>();
   const Json& four = train["setups"][1];
-  CHECK(four["setup"] == "4 workers");
+  CHECK(four["setup"] == "4 workers, PALEO 2017 over Ethernet");
   CHECK(four["scheme"] == scheme);
   CHECK(four["samples_per_step"] == 256);
   CHECK(four["steps"] == 12);

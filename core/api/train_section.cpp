@@ -1,6 +1,8 @@
 #include "core/api/train_section.h"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/cost/time_to_train.h"
 
@@ -9,7 +11,7 @@ namespace {
 
 struct Setup {
   std::string name;
-  double devices = 1;
+  std::int64_t devices = 1;
   Json scheme;  // the all-reduce it uses; null on one device
   double samples_per_step = 0;
   double step_ms = 0;
@@ -17,7 +19,8 @@ struct Setup {
 
 Json setup_json(const Setup& setup, const Request& r) {
   const double steps = epoch_steps(r.dataset_samples, r.epochs, setup.samples_per_step);
-  const TimeToTrain t = time_to_train(steps, setup.step_ms, setup.devices, r.price.usd_per_device_hour);
+  const TimeToTrain t =
+      time_to_train(steps, setup.step_ms, static_cast<double>(setup.devices), r.price.usd_per_device_hour);
   Json j = {{"setup", setup.name}, {"devices", setup.devices}, {"scheme", setup.scheme},
             {"samples_per_step", setup.samples_per_step}, {"step_ms", setup.step_ms}, {"steps", t.steps},
             {"time_s", t.time_s}, {"time_days", t.time_days}, {"device_hours", t.device_hours}};
@@ -33,11 +36,12 @@ std::vector<Setup> setups_of(const Json& estimate) {
                     estimate["totals"]["step_ms"].get<double>()});
   const Json simulation = estimate.value("simulation", Json());
   if (simulation.is_object() && simulation.value("parallel", "") == "data") {
+    const std::string interconnect = estimate["interconnect"]["name"].get<std::string>();
     for (const Json& row : simulation["scaling"][0]["rows"]) {
       const std::int64_t workers = row["workers"].get<std::int64_t>();
       if (workers == 1) continue;
       const std::string scheme = row["fastest_scheme"].get<std::string>();
-      setups.push_back({std::to_string(workers) + " workers", static_cast<double>(workers), scheme,
+      setups.push_back({std::to_string(workers) + " workers, PALEO 2017 over " + interconnect, workers, scheme,
                         row["batch_size"].get<double>(), row["step_ms"][scheme].get<double>()});
     }
   }
@@ -46,7 +50,7 @@ std::vector<Setup> setups_of(const Json& estimate) {
     const Json& shape = c["cluster"];
     setups.push_back({"cluster " + std::to_string(shape["nodes"].get<std::int64_t>()) + "x" +
                           std::to_string(shape["devices_per_node"].get<std::int64_t>()),
-                      shape["devices"].get<double>(), c["chosen"]["algorithm"], c["global_batch"].get<double>(),
+                      shape["devices"].get<std::int64_t>(), c["chosen"]["algorithm"], c["global_batch"].get<double>(),
                       c["step_ms"].get<double>()});
   }
   return setups;
