@@ -148,3 +148,33 @@ test('the PALEO 2017 model has its own section, closed by default, with the core
   await assertNoAxeViolations(page, 'the PALEO 2017 section open');
   await page.close();
 });
+
+test('a pasted spec goes into the embed snippet compressed; the element prices the same spec', async () => {
+  const page = await newPage(browser, PHONE);
+  await page.goto(server.url + '/');
+  await page.waitForSelector('body[data-ready=true]');
+  const spec = { name: 'pasted', layers: { data: { parents: [], type: 'Input', tensor: [32, 32, 32, 3] },
+    conv: { parents: ['data'], type: 'Convolution', filter: [3, 3, 3, 16], strides: [1, 1, 1, 1], padding: 'SAME' } } };
+  await page.click('#spec-box summary');
+  await afterUpdate(page, () => page.fill('#spec', JSON.stringify(spec)));
+  const shown = await page.evaluate(() => window.paleoResult);
+  assert.equal(shown.estimate.net.name, 'pasted');
+  await page.click('#copy-embed');
+  const snippet = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(snippet, /spec-z="[A-Za-z0-9_-]+"/);
+  const doc = await newPage(browser);
+  await doc.addInitScript(() => {
+    document.addEventListener('paleo-result', (e) => { window.embedResult = e.detail; });
+  });
+  const embedServer = await serve(dist, { '/doc.html': '<!doctype html><html lang="en"><title>doc</title>\n' + snippet + '\n' });
+  await doc.goto(embedServer.url + '/doc.html');
+  await doc.waitForFunction(() => window.embedResult !== undefined);
+  const detail = await doc.evaluate(() => window.embedResult);
+  const cli = cliApi(shown.requests.estimate);
+  assert.equal(detail.net.name, 'pasted');
+  assertClose(detail.cluster.step_ms, cli.cluster.step_ms, 1e-12);
+  assertClose(detail.train, cli.train, 1e-12);
+  await doc.close();
+  await embedServer.close();
+  await page.close();
+});
