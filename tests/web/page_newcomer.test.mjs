@@ -102,6 +102,9 @@ test('a cluster preset sets the device; a different device chosen afterwards is 
   await page.goto(server.url + '/');
   await page.waitForSelector('body[data-ready=true]');
   assert.equal(await page.locator('#device').inputValue(), 'H100_SXM');
+  // The default prices kernels with the H100's software era: no PPP pair is shown (nor sent).
+  assert.equal(await page.locator('#software').inputValue(), '');
+  assert.equal(await page.locator('#ppp-pair').isVisible(), false);
   await afterUpdate(page, () => page.selectOption('#device', 'A100_40GB_SXM'));
   const shown = await page.evaluate(() => window.paleoResult);
   const cli = cliApi(shown.requests.estimate);

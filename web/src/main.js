@@ -116,6 +116,8 @@ function showOptional() {
     box.classList.toggle('on', box.querySelector('legend input').checked);
   }
   $('hybrid-box').hidden = state.parallel !== 'hybrid';
+  // The PPP pair applies only to a software preset or PPP by hand; the era of the device has none.
+  $('ppp-pair').hidden = !state.software;
   const price = presets && presets.prices.find((p) => p.key === state.price_preset);
   $('price-source').textContent = price ? 'Source: ' + price.sources.usd_per_device_hour : '';
 }
