@@ -153,7 +153,8 @@ export function scaling(sim, nodes, schemes) {
 
 export function cluster(nodes, c) {
   nodes.summary.replaceChildren(el('p', { text: `${c.cluster.nodes} × ${c.cluster.devices_per_node} devices ` +
-    `(${c.cluster.intra.name} in node, ${c.cluster.inter.name} between nodes), data parallel ${c.data_parallel}` +
+    `(${c.cluster.intra.name} in node` + (c.cluster.nodes > 1 ? `, ${c.cluster.inter.name} between nodes` : '') +
+    `), data parallel ${c.data_parallel}` +
     (c.pipeline_stages > 1 ? `, ${c.pipeline_stages} pipeline stages` : '') + `; step ${ms(c.step_ms)} ms with ` +
     `${c.chosen.algorithm}, ${count(c.throughput_samples_per_s)} samples/s.` }));
   // Scaled to the slowest of the all-reduce algorithms (parameter servers, often far slower,
