@@ -102,7 +102,7 @@ TEST_CASE("slow_link_warning: a gradient all-reduce longer than the step's compu
   CHECK_FALSE(contains(*paleo::slow_link_warning(c, "ring", 12, 10), "Ethernet"));
 }
 
-TEST_CASE("a cluster on a slow link is told so; on NVLink it is not") {
+TEST_CASE("a cluster on a slow link is told so, on NVLink it is not") {
   // AlexNet v2's 50.3M parameters are 201 MB of fp32 gradients; between two nodes on 0.01 GB/s a
   // ring moves at least 2 x (2 - 1) / 2 x 201 MB = 201 MB over one link: 20 s, against a compute
   // step of tens of milliseconds.

@@ -103,7 +103,7 @@ TEST_CASE("a CNN estimate's train section: one device, the simulated worker coun
   CHECK(train["fastest"] == fastest);
 }
 
-TEST_CASE("train: without a cluster the headline is one device; a price preset; no dataset, no section") {
+TEST_CASE("train: without a cluster the headline is one device, a price preset, no dataset no section") {
   Json request = {{"command", "estimate"}, {"net", "alex_v2"}, {"dataset_samples", 128}};
   const Json presets = ok({{"command", "presets"}});
   REQUIRE(!presets["prices"].empty());
@@ -123,7 +123,7 @@ TEST_CASE("train: without a cluster the headline is one device; a price preset; 
       "cost_usd"));
 }
 
-TEST_CASE("train fields: bad values name the field; a transformer takes train_tokens instead") {
+TEST_CASE("train fields: bad values name the field, a transformer takes train_tokens instead") {
   const Json base = {{"command", "estimate"}, {"net", "alex_v2"}};
   auto with = [&](const char* field, const Json& value) {
     Json r = base;
