@@ -134,9 +134,19 @@ TEST_CASE("train fields: bad values name the field, a transformer takes train_to
   CHECK(error_field(with("dataset_samples", -5)) == "dataset_samples");
   CHECK(error_field(with("dataset_samples", 1e16)) == "dataset_samples");
   CHECK(error_field(with("dataset_samples", "many")) == "dataset_samples");
+  CHECK(error_field(with("dataset_samples", 1000.5)) == "dataset_samples");  // samples are whole
   CHECK(error_field(with("epochs", 0)) == "epochs");
+  CHECK(error_field(with("epochs", -3)) == "epochs");
   CHECK(error_field(with("epochs", 2.5)) == "epochs");
+  CHECK(error_field(with("epochs", 1e7)) == "epochs");
   CHECK(error_field(with("price_per_gpu_hour", -1)) == "price_per_gpu_hour");
+  CHECK(error_field(with("price_per_gpu_hour", 1e7)) == "price_per_gpu_hour");
+  CHECK(error_field(with("price_per_gpu_hour", true)) == "price_per_gpu_hour");
+  // The largest dataset, epochs and price allowed still give finite numbers.
+  const Json most = ok({{"command", "estimate"}, {"net", "alex_v2"}, {"batch_size", 1}, {"dataset_samples", 1e15},
+                        {"epochs", 1000000}, {"price_per_gpu_hour", 999999}});
+  CHECK(most["train"]["setups"][0]["steps"].get<double>() == Approx(1e21));
+  CHECK(std::isfinite(most["train"]["setups"][0]["cost_usd"].get<double>()));
   CHECK(error_field(with("price_per_gpu_hour", "no_such_price")) == "price_per_gpu_hour");
   CHECK(error_field(with("train_tokens", 1e9)) == "train_tokens");
   CHECK(error_field({{"command", "estimate"}, {"net", "gpt3_125m"}, {"dataset_samples", 10}}) == "dataset_samples");

@@ -271,12 +271,6 @@ void read_link(const Json& q, Request& r) {
   r.has_link = true;
 }
 
-void read_dataset_samples(const Json& q, Request& r) {
-  r.dataset_samples = read_number(q, "dataset_samples", "");
-  if (!(r.dataset_samples >= 1 && r.dataset_samples <= kMaxDatasetSamples))
-    throw Error("must be from 1 to 1e15 samples, got " + echo(q["dataset_samples"]), "", "dataset_samples");
-}
-
 // ---- The table ----------------------------------------------------------------------------------
 
 // Which nets a field applies to: a field of the other kind is an error rather than ignored.
@@ -328,7 +322,10 @@ const RequestField kRequestFields[] = {
     {"input_gradient", Applies::kCnn,
      [](const Json& q, Request& r) { r.scenario.cost.input_gradient = read_bool(q, "input_gradient"); }},
     // Time and cost to train.
-    {"dataset_samples", Applies::kCnn, read_dataset_samples},
+    {"dataset_samples", Applies::kCnn,
+     [](const Json& q, Request& r) {
+       r.dataset_samples = read_count(q["dataset_samples"], "dataset_samples", kMaxDatasetSamples);
+     }},
     {"epochs", Applies::kCnn, [](const Json& q, Request& r) { r.epochs = read_count(q["epochs"], "epochs", kMaxEpochs); }},
     {"price_per_gpu_hour", Applies::kAny, [](const Json& q, Request& r) { r.price = read_price_per_gpu_hour(q); }},
     // The `collective` command.

@@ -32,7 +32,7 @@ struct Request {
   std::vector<std::int64_t> pipeline_split;      // layers per stage; empty = balanced automatically
 
   // Time and cost to train (`estimate`, docs/api.md): passes over a dataset, a device-hour's price.
-  double dataset_samples = 0;  // 0 = not asked
+  std::int64_t dataset_samples = 0;  // 0 = not asked
   std::int64_t epochs = 1;
   DevicePrice price;
 

@@ -18,7 +18,7 @@ struct Setup {
 };
 
 Json setup_json(const Setup& setup, const Request& r) {
-  const double steps = epoch_steps(r.dataset_samples, r.epochs, setup.samples_per_step);
+  const double steps = epoch_steps(static_cast<double>(r.dataset_samples), r.epochs, setup.samples_per_step);
   const TimeToTrain t =
       time_to_train(steps, setup.step_ms, static_cast<double>(setup.devices), r.price.usd_per_device_hour);
   Json j = {{"setup", setup.name}, {"devices", setup.devices}, {"scheme", setup.scheme},

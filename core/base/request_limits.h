@@ -23,7 +23,7 @@ constexpr std::int64_t kMaxBatch = std::int64_t{1} << 31;
 constexpr std::int64_t kMaxDevices = 1000000;
 
 // Time to train: samples of the dataset, and epochs over it.
-constexpr double kMaxDatasetSamples = 1e15;
+constexpr std::int64_t kMaxDatasetSamples = 1000000000000000;  // 1e15
 constexpr std::int64_t kMaxEpochs = 1000000;
 
 // Lists of a request: `workers` entries; `scaling` names each of weak and strong at most once.
