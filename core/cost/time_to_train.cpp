@@ -4,13 +4,13 @@
 
 namespace paleo {
 
-TimeToTrain time_to_train(double steps, double step_ms, double devices, double price_per_device_hour) {
+TimeToTrain time_to_train(double steps, double step_ms, double devices, double usd_per_device_hour) {
   TimeToTrain t;
   t.steps = steps;
   t.time_s = steps * step_ms / 1e3;
   t.time_days = t.time_s / 86400;
   t.device_hours = t.time_s / 3600 * devices;
-  t.cost_usd = t.device_hours * price_per_device_hour;
+  t.cost_usd = t.device_hours * usd_per_device_hour;
   return t;
 }
 

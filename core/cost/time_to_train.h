@@ -14,8 +14,8 @@ struct TimeToTrain {
   double cost_usd = 0;      // device_hours x price; 0 without a price
 };
 
-// `steps` steps of `step_ms` each on `devices` devices, at `price_per_device_hour` US dollars.
-TimeToTrain time_to_train(double steps, double step_ms, double devices, double price_per_device_hour);
+// `steps` steps of `step_ms` each on `devices` devices, at `usd_per_device_hour` US dollars a device-hour.
+TimeToTrain time_to_train(double steps, double step_ms, double devices, double usd_per_device_hour);
 
 // The steps of `epochs` passes over `dataset_samples` at `samples_per_step` a step: each epoch
 // ends with a partial step, as a data loader that keeps the last batch runs it:
