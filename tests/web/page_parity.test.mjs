@@ -91,3 +91,22 @@ test('the URL state is compressed (#z=, deflate + base64url) and old links still
   assert.deepEqual(state.fromHash('#z=%%%'), state.DEFAULTS);
   assert.deepEqual(state.fromHash('#z=AAAA'), state.DEFAULTS);
 });
+
+test('a dataset, epochs or price out of range reaches the core as entered and comes back as its error', () => {
+  // The page changes none of them (no rounding, no clamping to 1, no dropping a negative price):
+  // the core names the field, and the page shows the message beside that input.
+  const cases = [[{ dataset: -5 }, 'dataset_samples'], [{ dataset: 1000.5 }, 'dataset_samples'],
+    [{ epochs: 0 }, 'epochs'], [{ epochs: -3 }, 'epochs'], [{ epochs: 2.5 }, 'epochs'], [{ price: -1 }, 'price_per_gpu_hour']];
+  for (const [overrides, field] of cases) {
+    const { estimate } = state.requests({ ...state.DEFAULTS, ...overrides });
+    const out = wasm(estimate);
+    assert.equal(out.ok, false, JSON.stringify(overrides));
+    assert.equal(out.error.field, field, JSON.stringify(overrides));
+  }
+  // A dataset of 0 asks for no time to train, a price of 0 for no cost.
+  const none = wasm(state.requests({ ...state.DEFAULTS, dataset: 0, price: 0 }).estimate);
+  assert.equal(none.ok, true);
+  assert.equal(none.train, undefined);
+  const free = wasm(state.requests({ ...state.DEFAULTS, price: 0 }).estimate);
+  assert.equal(free.train.setups[0].cost_usd, undefined);
+});

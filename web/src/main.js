@@ -419,7 +419,7 @@ function currentEmbedSnippet() {
     ['parallel', state.parallel], ['profile', state.profile === DEFAULTS.profile ? '' : state.profile],
     ...(state.cluster_on ? [['cluster', state.cluster], ['nodes', state.nodes], ['collective', state.collective],
       ['overlap', state.overlap ? '' : 'false']] : []),
-    ['dataset', state.dataset], ['epochs', state.epochs], ['price', state.price_preset || state.price || ''],
+    ['dataset', state.dataset || ''], ['epochs', state.dataset ? state.epochs : ''], ['price', state.price_preset || state.price || ''],
     ...(state.spec.trim() ? [['spec-z', compress(state.spec)]] : [])]
     .filter(([, v]) => v !== '' && v != null);
   return embedSnippet(new URL('paleo-embed.js', location.href).href, attrs);

@@ -120,9 +120,11 @@ export function requests(state) {
   else if (state.software) base.software = state.software;
   if (state.batch_size) base.batch_size = state.batch_size;  // 0: the spec's batch
 
-  // Time and cost to train, priced by the core (docs/api.md, "Time to train").
-  if (state.dataset >= 1) Object.assign(base, { dataset_samples: state.dataset, epochs: Math.max(1, Math.round(state.epochs)) });
-  if (state.price_preset || state.price > 0) base.price_per_gpu_hour = state.price_preset || state.price;
+  // Time and cost to train, priced by the core (docs/api.md, "Time to train"). The values go as
+  // entered: a dataset, epochs or price out of range is the core's error, shown beside its input,
+  // never a number quietly changed here. A dataset or price of 0 asks for none.
+  if (state.dataset !== 0) Object.assign(base, { dataset_samples: state.dataset, epochs: state.epochs });
+  if (state.price_preset || state.price !== 0) base.price_per_gpu_hour = state.price_preset || state.price;
 
   const estimate = { command: 'estimate', ...base };
   const workers = parseWorkers(state.workers);
