@@ -39,6 +39,19 @@ async function inFirstScreen(page, selector) {
 
 const optionValue = (page, select, label) => page.locator(`${select} option`, { hasText: label }).first().getAttribute('value');
 
+// The snippet pasted into a page of its own, served beside paleo-embed.js: that page, its server
+// and the response the element rendered.
+async function embedded(snippet, options) {
+  const doc = await newPage(browser, options);
+  await doc.addInitScript(() => {
+    document.addEventListener('paleo-result', (e) => { window.embedResult = e.detail; });
+  });
+  const embedServer = await serve(dist, { '/doc.html': '<!doctype html><html lang="en"><title>doc</title>\n' + snippet + '\n' });
+  await doc.goto(embedServer.url + '/doc.html');
+  await doc.waitForFunction(() => window.embedResult !== undefined);
+  return { doc, embedServer, detail: await doc.evaluate(() => window.embedResult) };
+}
+
 test('a newcomer on a phone picks DGX H100 and ResNet-50, reads step and time to train, embeds the same number', async () => {
   // Someone else's old link (uncompressed): VGG-16 on one DGX-1 node.
   const page = await newPage(browser, PHONE);
@@ -81,14 +94,7 @@ test('a newcomer on a phone picks DGX H100 and ResNet-50, reads step and time to
   assert.match(snippet, /cluster="dgx_h100_ndr"/);
   assert.match(snippet, /net="resnet50_v1_5"/);
 
-  const doc = await newPage(browser, PHONE);
-  await doc.addInitScript(() => {
-    document.addEventListener('paleo-result', (e) => { window.embedResult = e.detail; });
-  });
-  const embedServer = await serve(dist, { '/doc.html': '<!doctype html><html lang="en"><title>doc</title>\n' + snippet + '\n' });
-  await doc.goto(embedServer.url + '/doc.html');
-  await doc.waitForFunction(() => window.embedResult !== undefined);
-  const detail = await doc.evaluate(() => window.embedResult);
+  const { doc, embedServer, detail } = await embedded(snippet, PHONE);
   assertClose(detail.cluster.step_ms, cli.cluster.step_ms, 1e-12);
   const text = await doc.locator('paleo-estimate').evaluate((e) => e.shadowRoot.textContent);
   assert.ok(text.includes(ms(cli.cluster.step_ms) + ' ms'), text);
@@ -165,14 +171,7 @@ test('a pasted spec goes into the embed snippet compressed; the element prices t
   await page.click('#copy-embed');
   const snippet = await page.evaluate(() => navigator.clipboard.readText());
   assert.match(snippet, /spec-z="[A-Za-z0-9_-]+"/);
-  const doc = await newPage(browser);
-  await doc.addInitScript(() => {
-    document.addEventListener('paleo-result', (e) => { window.embedResult = e.detail; });
-  });
-  const embedServer = await serve(dist, { '/doc.html': '<!doctype html><html lang="en"><title>doc</title>\n' + snippet + '\n' });
-  await doc.goto(embedServer.url + '/doc.html');
-  await doc.waitForFunction(() => window.embedResult !== undefined);
-  const detail = await doc.evaluate(() => window.embedResult);
+  const { doc, embedServer, detail } = await embedded(snippet);
   const cli = cliApi(shown.requests.estimate);
   assert.equal(detail.net.name, 'pasted');
   assertClose(detail.cluster.step_ms, cli.cluster.step_ms, 1e-12);
