@@ -3,6 +3,7 @@
 // times and fastest scheme; the totals' throughput; the lists and labels of `presets`.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <regex>
 #include <string>
@@ -96,11 +97,29 @@ TEST_CASE("a CNN estimate's train section: one device, the simulated worker coun
   CHECK(cluster["steps"] == 6);
   CHECK(cluster["time_s"].get<double>() == Approx(6 * cluster_ms / 1e3));
   CHECK(cluster["cost_usd"].get<double>() == Approx(2 * 6 * cluster_ms / 1e3 / 3600 * 8));
-  CHECK(train["headline"] == 2);
-  std::size_t fastest = 0;
-  for (std::size_t i = 1; i < 3; ++i)
-    if (train["setups"][i]["time_s"].get<double>() < train["setups"][fastest]["time_s"].get<double>()) fastest = i;
-  CHECK(train["fastest"] == fastest);
+  CHECK(train["headline_index"] == 2);
+  // The fastest by hand: one device takes 48 x one_ms, 4 workers 12 x four_ms, the cluster
+  // 6 x cluster_ms. The cluster's 8 V100s on NVLink sync alexnet's gradients in far less than a
+  // step, so cluster_ms < 8 x one_ms and < 2 x four_ms (four workers over 1 Gb/s Ethernet wait
+  // seconds for theirs): the cluster, index 2.
+  REQUIRE(cluster_ms < 8 * step_ms);
+  REQUIRE(cluster_ms < 2 * four_ms);
+  CHECK(train["fastest_index"] == 2);
+}
+
+TEST_CASE("train: the fastest setup of a one-sample dataset is the one device") {
+  // One sample: every setup takes one step, so the least time is the least step. Each worker and
+  // each cluster device computes the same 64 samples as the one device and then syncs gradients,
+  // which takes time: the one device (index 0) is fastest, while the cluster is the headline.
+  const Json out = ok({{"command", "estimate"}, {"net", "alex_v2"}, {"device", "V100_SXM2_16GB"}, {"batch_size", 64},
+                       {"workers", {1, 4}}, {"scaling", {"weak"}}, {"cluster", "dgx1_v100_edr"},
+                       {"dataset_samples", 1}});
+  const Json& train = out["train"];
+  for (const Json& setup : train["setups"]) CHECK(setup["steps"] == 1);
+  CHECK(train["headline_index"] == 2);
+  CHECK(train["fastest_index"] == 0);
+  CHECK_FALSE(train.contains("price_per_gpu_hour"));  // no price given
+  CHECK_FALSE(train.contains("price_key"));
 }
 
 TEST_CASE("train: without a cluster the headline is one device, a price preset, no dataset no section") {
@@ -110,7 +129,8 @@ TEST_CASE("train: without a cluster the headline is one device, a price preset, 
   request["price_per_gpu_hour"] = presets["prices"][0]["key"];
   const double usd = presets["prices"][0]["usd_per_device_hour"].get<double>();
   const Json out = ok(request);
-  CHECK(out["train"]["headline"] == 0);
+  CHECK(out["train"]["headline_index"] == 0);
+  CHECK(out["train"]["fastest_index"] == 0);  // the only setup
   CHECK(out["train"]["price_key"] == presets["prices"][0]["key"]);
   CHECK(out["train"]["price_per_gpu_hour"].get<double>() == usd);
   // alex_v2's batch is 128: one step, one epoch.
@@ -141,6 +161,9 @@ TEST_CASE("train fields: bad values name the field, a transformer takes train_to
   CHECK(error_field(with("epochs", 1e7)) == "epochs");
   CHECK(error_field(with("price_per_gpu_hour", -1)) == "price_per_gpu_hour");
   CHECK(error_field(with("price_per_gpu_hour", 1e7)) == "price_per_gpu_hour");
+  CHECK(error_field(with("price_per_gpu_hour", 1000000.5)) == "price_per_gpu_hour");  // 0 to 1e6 inclusive
+  CHECK(ok(with("price_per_gpu_hour", 1e6))["ok"] == true);
+  CHECK(ok(with("price_per_gpu_hour", 0))["ok"] == true);
   CHECK(error_field(with("price_per_gpu_hour", true)) == "price_per_gpu_hour");
   // The largest dataset, epochs and price allowed still give finite numbers.
   const Json most = ok({{"command", "estimate"}, {"net", "alex_v2"}, {"batch_size", 1}, {"dataset_samples", 1e15},
@@ -205,4 +228,39 @@ TEST_CASE("presets: the PALEO 2017 schemes, the gradient collectives, human labe
   };
   CHECK(label_of("clusters", "dgx_h100_ndr").rfind("DGX H100, 8 GPUs, NVLink 4", 0) == 0);
   CHECK(label_of("nets", "resnet50_v1_5").rfind("ResNet-50", 0) == 0);
+}
+
+TEST_CASE("train fields a request cannot use are named in its warnings") {
+  auto warnings_of = [](const Json& request) {
+    const Json out = ok(request);
+    REQUIRE(out.contains("warnings"));
+    return out["warnings"].get<std::vector<std::string>>();
+  };
+  auto names = [](const std::vector<std::string>& warnings, const std::string& text) {
+    return std::count_if(warnings.begin(), warnings.end(),
+                         [&](const std::string& w) { return w.find(text) != std::string::npos; });
+  };
+  // An estimate without dataset_samples prices no training: epochs and the price say so.
+  const auto no_dataset =
+      warnings_of({{"command", "estimate"}, {"net", "alex_v2"}, {"epochs", 3}, {"price_per_gpu_hour", 2}});
+  CHECK(names(no_dataset, "'epochs' has no effect without 'dataset_samples'") == 1);
+  CHECK(names(no_dataset, "'price_per_gpu_hour' has no effect without 'dataset_samples'") == 1);
+  // With the dataset, nothing to say about them.
+  CHECK(names(warnings_of({{"command", "estimate"}, {"net", "alex_v2"}, {"dataset_samples", 10}, {"epochs", 3},
+                           {"price_per_gpu_hour", 2}}),
+              "unused:") == 0);
+  // Commands that price no training name each of the three fields once.
+  for (const char* command : {"layers", "simulate", "search"}) {
+    INFO(command);
+    Json request = {{"command", command}, {"net", "alex_v2"}, {"dataset_samples", 10}, {"epochs", 3},
+                    {"price_per_gpu_hour", 2}};
+    if (std::string(command) == "search") request.update({{"devices", 2}, {"devices_per_node", 2}});
+    const auto w = warnings_of(request);
+    for (const char* field : {"'dataset_samples'", "'epochs'", "'price_per_gpu_hour'"})
+      CHECK(names(w, std::string("unused: ") + field + " applies to the 'estimate' command only; '" + command +
+                         "' ignores it") == 1);
+  }
+  const auto collective = warnings_of({{"command", "collective"}, {"workers", 4}, {"bytes", 1e6},
+                                       {"link", {{"bandwidth_gb_per_s", 10}, {"latency_us", 0}}}, {"epochs", 2}});
+  CHECK(names(collective, "'epochs' applies to the 'estimate' command only") == 1);
 }

@@ -19,7 +19,7 @@ DevicePrice read_price_per_gpu_hour(const Json& request) {
     throw Error("unknown price preset '" + v.get<std::string>() + "'", "", "price_per_gpu_hour");
   }
   price.usd_per_device_hour = read_number(request, "price_per_gpu_hour", "");
-  if (!(price.usd_per_device_hour >= 0 && price.usd_per_device_hour < 1e6))
+  if (!(price.usd_per_device_hour >= 0 && price.usd_per_device_hour <= 1e6))
     throw Error("must be from 0 to 1e6 US dollars, or a price preset key", "", "price_per_gpu_hour");
   return price;
 }

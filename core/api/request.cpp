@@ -283,6 +283,11 @@ struct RequestField {
   void (*read)(const Json& request, Request& r);
   // Called whether or not the request has the field: the rows it reads as a group.
   void (*group)(const Json& request, Request& r) = nullptr;
+  // The one command of a CNN request that uses the field (nullptr: not checked); another command's
+  // request with it is answered with a warning that names it (docs/api.md, "Warnings").
+  const char* only_command = nullptr;
+  // A field of a CNN request without which this one has no effect (nullptr: none); warned likewise.
+  const char* needs = nullptr;
 };
 
 // In reading order: a reader may use what the rows above it set (the cluster's device before the
@@ -325,9 +330,12 @@ const RequestField kRequestFields[] = {
     {"dataset_samples", Applies::kCnn,
      [](const Json& q, Request& r) {
        r.dataset_samples = read_count(q["dataset_samples"], "dataset_samples", kMaxDatasetSamples);
-     }},
-    {"epochs", Applies::kCnn, [](const Json& q, Request& r) { r.epochs = read_count(q["epochs"], "epochs", kMaxEpochs); }},
-    {"price_per_gpu_hour", Applies::kAny, [](const Json& q, Request& r) { r.price = read_price_per_gpu_hour(q); }},
+     },
+     nullptr, "estimate"},
+    {"epochs", Applies::kCnn, [](const Json& q, Request& r) { r.epochs = read_count(q["epochs"], "epochs", kMaxEpochs); },
+     nullptr, "estimate", "dataset_samples"},
+    {"price_per_gpu_hour", Applies::kAny, [](const Json& q, Request& r) { r.price = read_price_per_gpu_hour(q); },
+     nullptr, "estimate", "dataset_samples"},
     // The `collective` command.
     {"op", Applies::kCnn, [](const Json& q, Request& r) { r.op = read_key(q, "op"); }},
     {"algorithm", Applies::kCnn, [](const Json& q, Request& r) { r.algorithm = read_key(q, "algorithm"); }},
@@ -367,6 +375,19 @@ void check_fields(const Json& request, bool is_transformer) {
   }
 }
 
+// A CNN request's field that its command does not use, or that has no effect without another: a
+// warning naming it, rather than an answer that silently leaves it out.
+void warn_unused_fields(const Json& request, Request& r) {
+  for (const RequestField& f : kRequestFields) {
+    if (!request.contains(f.name)) continue;
+    if (f.only_command && r.command != f.only_command)
+      r.warnings.push_back(std::string("unused: '") + f.name + "' applies to the '" + f.only_command +
+                           "' command only; '" + shortened_utf8(r.command, kMaxEchoedNameBytes) + "' ignores it");
+    else if (f.needs && !request.contains(f.needs))
+      r.warnings.push_back(std::string("unused: '") + f.name + "' has no effect without '" + f.needs + "'");
+  }
+}
+
 }  // namespace
 
 Request parse_request(const Json& request) {
@@ -391,6 +412,7 @@ Request parse_request(const Json& request) {
     r.has_net = true;
     return r;
   }
+  warn_unused_fields(request, r);
   read_cnn_kernel_model(request, r.scenario);
   if (request.contains("net")) {
     read_net(request, r.scenario, r.warnings);

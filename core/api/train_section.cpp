@@ -66,12 +66,16 @@ Json cnn_train_json(const Request& r, const Json& estimate) {
     rows.push_back(setup_json(setup, r));
     if (rows.back()["time_s"].get<double>() < rows[fastest]["time_s"].get<double>()) fastest = rows.size() - 1;
   }
-  Json j = {{"dataset_samples", r.dataset_samples}, {"epochs", r.epochs},
-            {"price_per_gpu_hour", r.price.usd_per_device_hour}};
-  if (!r.price.key.empty()) j["price_key"] = r.price.key;
-  // The headline is the setup the response's own step is: the cluster when there is one.
-  j["headline"] = estimate.contains("cluster") ? rows.size() - 1 : 0;
-  j["fastest"] = fastest;
+  Json j = {{"dataset_samples", r.dataset_samples}, {"epochs", r.epochs}};
+  // The price only when one was given (as a transformer's `train`).
+  if (r.price.usd_per_device_hour > 0) {
+    j["price_per_gpu_hour"] = r.price.usd_per_device_hour;
+    if (!r.price.key.empty()) j["price_key"] = r.price.key;
+  }
+  // Indices into `setups`: the setup the response's own step is (the cluster when there is one),
+  // and the one of the least time.
+  j["headline_index"] = estimate.contains("cluster") ? rows.size() - 1 : 0;
+  j["fastest_index"] = fastest;
   j["setups"] = std::move(rows);
   return j;
 }

@@ -76,7 +76,7 @@ test('a newcomer on a phone picks DGX H100 and ResNet-50, reads step and time to
   assert.equal(cli.device.key, 'H100_SXM');
   assert.equal(cli.cluster.cluster.key, 'dgx_h100_ndr');
   assert.equal(await page.locator('#headline-step').textContent(), ms(cli.cluster.step_ms) + ' ms');
-  const head = cli.train.setups[cli.train.headline];
+  const head = cli.train.setups[cli.train.headline_index];
   assert.equal(await page.locator('#headline-train').textContent(), duration(head.time_s * 1e3));
   // Both are marked as estimates, with the family's expected error band.
   const band = (cli.expected_error.median_abs_error * 100).toFixed(1);

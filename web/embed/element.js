@@ -167,7 +167,7 @@
       }
       const train = response.train;
       if (train) {
-        const head = train.setups[train.headline];
+        const head = train.setups[train.headline_index];
         const days = head.time_s / 86400;
         row(`Time to train, ${train.epochs} epochs`, (days >= 2 ? days.toFixed(1) + ' days' : (head.time_s / 3600).toFixed(1) + ' h') +
           (head.cost_usd === undefined ? '' : `, $${head.cost_usd.toFixed(2)}`), withScheme ? '' : undefined);

@@ -246,7 +246,7 @@ async function estimateAndRender(s, current) {
   render.cards($('cards'), estimate, s);
   expectedError($('expected-error'), estimate);
   showWarnings($('warnings'), estimate.warnings);
-  const head = estimate.train ? estimate.train.setups[estimate.train.headline] : null;
+  const head = estimate.train ? estimate.train.setups[estimate.train.headline_index] : null;
   $('summary-bar').textContent = `Step ${$('cards').querySelector('.value').textContent} · ` +
     (head ? `${render.duration(head.time_s * 1e3)} to train` + (head.cost_usd === undefined ? '' : ` · ${render.money(head.cost_usd)}`) +
       ` on ${head.setup === 'one device' ? 'one ' + estimate.device.name : head.setup}` : estimate.device.name) + ' (estimate)';

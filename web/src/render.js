@@ -24,7 +24,7 @@ export function estimateMark(e) {
 // train of the setup the response's own step is, marked as estimates.
 export function headline(node, e) {
   const train = e.train;
-  const setup = train ? train.setups[train.headline] : null;
+  const setup = train ? train.setups[train.headline_index] : null;
   const where = e.cluster ? `${e.cluster.cluster.devices} × ${e.device.name}` : `one ${e.device.name}`;
   const item = (id, label, value, note) => el('div', { class: 'headline-item' }, [
     el('div', { class: 'label', text: label }),
@@ -78,8 +78,8 @@ export function training(nodes, e) {
     return null;
   }
   const plan = train.setups;
-  const head = plan[train.headline];
-  const fastest = plan[train.fastest];
+  const head = plan[train.headline_index];
+  const fastest = plan[train.fastest_index];
   nodes.summary.replaceChildren(
     `${train.epochs} epochs of ${integer(train.dataset_samples)} samples on ${head.setup === 'one device' ? 'one ' +
       e.device.name : head.setup}: `,
