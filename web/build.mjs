@@ -45,7 +45,9 @@ await build({ ...common, entryPoints: [join(web, 'src', 'worker.js')], format: '
 // One function around both: createPaleo stays private to the script, and the module's own export
 // code sees no CommonJS or AMD loader of the host page, nor `fetch`: the module is inlined (a data:
 // URL), and the loader would try to fetch it first, which a page's connect-src policy blocks.
+// The element is bundled with what it imports (the attribute table, the page's formatters).
+const element = await build({ ...common, entryPoints: [join(web, 'embed', 'element.js')], format: 'iife', write: false });
 writeFileSync(join(dist, 'paleo-embed.js'), '/* paleo-embed.js: the Paleo WebAssembly module and the <paleo-estimate> ' +
   'element (docs/embed.md). */\n(function (module, exports, define, fetch) {\n' + readFileSync(join(wasm, 'paleo-single.js'), 'utf8') + '\n' +
-  readFileSync(join(web, 'embed', 'element.js'), 'utf8') + '\n})();\n');
+  element.outputFiles[0].text + '\n})();\n');
 console.log('paleo: web/dist built');

@@ -180,3 +180,54 @@ test('a pasted spec goes into the embed snippet compressed; the element prices t
   await embedServer.close();
   await page.close();
 });
+
+// A scenario away from the defaults in every control the embed snippet once dropped.
+const FULL_SCENARIO = '/#net=resnet50_v1_5&device=H100_SXM&cluster_on=1&cluster=dgx_h100_ndr&nodes=2&optimizer=adam' +
+  '&conv_algorithm=fft&bucket_mib=50&stages=2&micro_batches=4&parallel=hybrid&hybrid_workers=2';
+
+test('the embed snippet carries the whole scenario: with adam, FFT, buckets, pipeline and hybrid the element shows the page\'s numbers', async () => {
+  const page = await newPage(browser, PHONE);
+  await page.goto(server.url + FULL_SCENARIO);
+  await page.waitForSelector('body[data-ready=true]');
+  const shown = await page.evaluate(() => window.paleoResult);
+  const request = shown.requests.estimate;
+  assert.equal(request.optimizer, 'adam');
+  assert.deepEqual(request.pipeline, { stages: 2, micro_batches: 4 });
+  const cli = cliApi(request);
+  assertClose(shown.estimate, cli, 1e-12);
+  // Adam's optimizer state makes the step slower than SGD's: an element that dropped the
+  // optimizer would show another number.
+  const sgd = cliApi({ ...request, optimizer: 'sgd' });
+  assert.notEqual(ms(sgd.cluster.step_ms), ms(cli.cluster.step_ms));
+
+  await page.click('#copy-embed');
+  const snippet = await page.evaluate(() => navigator.clipboard.readText());
+  for (const attribute of ['optimizer="adam"', 'conv-algorithm="fft"', 'bucket-mib="50"', 'stages="2"',
+    'micro-batches="4"', 'parallel="hybrid"', 'hybrid-workers="2"', 'nodes="2"']) {
+    assert.ok(snippet.includes(attribute), `${attribute} in ${snippet}`);
+  }
+  const { doc, embedServer, detail } = await embedded(snippet, PHONE);
+  // The element's response is the page's, field for field.
+  assertClose(detail, cli, 1e-12);
+  const text = await doc.locator('paleo-estimate').evaluate((e) => e.shadowRoot.textContent);
+  // The same step and the same time to train, in the page's own formats.
+  assert.equal(await page.locator('#headline-step').textContent(), ms(cli.cluster.step_ms) + ' ms');
+  assert.ok(text.includes(ms(cli.cluster.step_ms) + ' ms'), text);
+  const head = cli.train.setups[cli.train.headline_index];
+  const pageTrain = await page.locator('#headline-train').textContent();
+  assert.equal(pageTrain, duration(head.time_s * 1e3));
+  assert.ok(text.includes(`Time to train, ${cli.train.epochs} epochs${pageTrain}`), text);
+  // With a cluster, each throughput row says whose it is: one device's, then the cluster's.
+  const rows = await doc.locator('paleo-estimate').evaluate((e) =>
+    [...e.shadowRoot.querySelectorAll('tr')].map((tr) => [...tr.children].map((c) => c.textContent)));
+  const throughput = (label) => rows.find((r) => r[0] === label)?.[1];
+  assert.equal(throughput('Throughput, one device'),
+    Math.round(cli.totals.throughput_samples_per_s).toLocaleString('en-US') + ' samples/s');
+  assert.equal(throughput(`Throughput, ${cli.cluster.cluster.devices} devices`),
+    Math.round(cli.cluster.throughput_samples_per_s).toLocaleString('en-US') + ' samples/s');
+  assert.equal(rows.filter((r) => r[0] === 'Throughput').length, 0);
+  assert.deepEqual(page.errors, []);
+  await doc.close();
+  await embedServer.close();
+  await page.close();
+});

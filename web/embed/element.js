@@ -1,10 +1,12 @@
-// <paleo-estimate>: a compact Paleo result inside any page. web/build.mjs appends this to the
-// single-file WebAssembly build (which defines createPaleo) and wraps both in one function, so
-// the script adds nothing to the page's globals but the element. The module loads once for all
-// elements on the page.
+// <paleo-estimate>: a compact Paleo result inside any page. web/build.mjs bundles this (with the
+// attribute table and the page's formatters it imports) and appends it to the single-file
+// WebAssembly build (which defines createPaleo), wrapping both in one function, so the script adds
+// nothing to the page's globals but the element. The module loads once for all elements on the page.
 /* global createPaleo */
-(function () {
-  'use strict';
+import { EMBED_ATTRIBUTE_NAMES, requestOf } from '../src/embed_attributes.js';
+import { duration, money } from '../src/format.js';
+
+{
   let modulePromise = null;
   const load = () => (modulePromise ??= createPaleo());
 
@@ -21,8 +23,6 @@
     }
   }
 
-  const ATTRIBUTES = ['net', 'device', 'interconnect', 'network', 'batch', 'workers', 'scaling', 'ppp-comp', 'ppp-comm',
-    'parallel', 'profile', 'cluster', 'nodes', 'collective', 'overlap', 'dataset', 'epochs', 'price', 'spec-z'];
 
   // A spec carried compressed (the page's "spec-z": raw deflate, base64url) back to its text.
   async function inflate(text) {
@@ -72,7 +72,7 @@
   }
 
   class PaleoEstimate extends HTMLElement {
-    static get observedAttributes() { return ATTRIBUTES; }
+    static get observedAttributes() { return EMBED_ATTRIBUTE_NAMES; }
 
     constructor() {
       super();
@@ -94,39 +94,18 @@
       });
     }
 
-    // The request document of docs/api.md for the attributes.
+    // The request document of docs/api.md for the attributes (the table the page's snippet is
+    // written from: web/src/embed_attributes.js).
     async request() {
-      const a = (name) => this.getAttribute(name);
-      const r = { command: 'estimate', net: a('net') || 'vgg16' };
-      if (a('spec-z')) {
+      const r = requestOf((name) => this.getAttribute(name), 'vgg16');
+      const specZ = this.getAttribute('spec-z');
+      if (specZ) {
         try {
-          r.net = JSON.parse(await inflate(a('spec-z')));
+          r.net = JSON.parse(await inflate(specZ));
         } catch (e) {
           throw new Error('the spec-z attribute is not a compressed spec: ' + ((e && e.message) || e));
         }
       }
-      if (a('device')) r.device = a('device');
-      if (a('interconnect') || a('network')) r.interconnect = a('interconnect') || a('network');  // 'network': its old name
-      if (a('profile')) r.profile = a('profile');
-      if (a('batch')) r.batch_size = Number(a('batch'));
-      if (a('ppp-comp')) r.ppp_comp = Number(a('ppp-comp'));
-      if (a('ppp-comm')) r.ppp_comm = Number(a('ppp-comm'));
-      if (a('workers')) {
-        r.workers = a('workers').split(/[\s,]+/).filter(Boolean).map(Number);
-        r.scaling = [a('scaling') || 'weak'];
-        r.parallel = a('parallel') || 'data';
-      }
-      if (a('cluster')) {
-        r.cluster = a('cluster');
-        if (a('nodes')) r.nodes = Number(a('nodes'));
-        if (a('collective')) r.collective = a('collective');
-        if (a('overlap')) r.overlap = a('overlap') !== 'false';
-      }
-      if (a('dataset')) {
-        r.dataset_samples = Number(a('dataset'));
-        if (a('epochs')) r.epochs = Number(a('epochs'));
-      }
-      if (a('price')) r.price_per_gpu_hour = Number.isFinite(Number(a('price'))) ? Number(a('price')) : a('price');
       return r;
     }
 
@@ -159,18 +138,21 @@
       row('Backward', fmt(t.backward_ms) + ' ms', blank);
       row('Update', fmt(t.update_ms) + ' ms', blank);
       row('Step, one device', fmt(t.step_ms) + ' ms', blank, response.cluster ? undefined : 'step');
-      row('Throughput', Math.round(t.throughput_samples_per_s).toLocaleString('en-US') + ' samples/s', blank);
+      const samplesPerS = (v) => Math.round(v).toLocaleString('en-US') + ' samples/s';
       const c = response.cluster;
+      row(c ? 'Throughput, one device' : 'Throughput', samplesPerS(t.throughput_samples_per_s), blank);
       if (c) {
-        row(`Step, ${c.cluster.devices} devices (${c.cluster.nodes} × ${c.cluster.devices_per_node})`, fmt(c.step_ms) + ' ms',
+        const devices = `${c.cluster.devices} devices`;
+        row(`Step, ${devices} (${c.cluster.nodes} × ${c.cluster.devices_per_node})`, fmt(c.step_ms) + ' ms',
           withScheme ? c.chosen.algorithm : undefined, 'step');
+        row(`Throughput, ${devices}`, samplesPerS(c.throughput_samples_per_s), blank);
       }
       const train = response.train;
       if (train) {
+        // The page's own duration and money formats (web/src/format.js), so both show the same text.
         const head = train.setups[train.headline_index];
-        const days = head.time_s / 86400;
-        row(`Time to train, ${train.epochs} epochs`, (days >= 2 ? days.toFixed(1) + ' days' : (head.time_s / 3600).toFixed(1) + ' h') +
-          (head.cost_usd === undefined ? '' : `, $${head.cost_usd.toFixed(2)}`), withScheme ? '' : undefined);
+        row(`Time to train, ${train.epochs} epochs`, duration(head.time_s * 1e3) +
+          (head.cost_usd === undefined ? '' : ', ' + money(head.cost_usd)), withScheme ? '' : undefined);
       }
       if (withScheme) {
         // Time per iteration with the fastest of the original's communication schemes (the core's).
@@ -198,4 +180,4 @@
   }
 
   if (!customElements.get('paleo-estimate')) customElements.define('paleo-estimate', PaleoEstimate);
-})();
+}

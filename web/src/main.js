@@ -6,6 +6,7 @@ import { core, firstPresets, isCancelled } from './core.js';
 import { AccuracySection, expectedError } from './accuracy.js';
 import { DEFAULTS, compress, fromHash, hashParams, isNumberKey, parseWorkers, requests, toHash } from './state.js';
 import { csv, download, el } from './dom.js';
+import { attributesOf } from './embed_attributes.js';
 import { embedSnippet } from './embed_snippet.js';
 import { resizeCharts } from './charts.js';
 import { showError } from './errors.js';
@@ -409,19 +410,18 @@ async function copy(text, what) {
   }
 }
 
-// The <paleo-estimate> markup for the current configuration (built with DOM APIs: embed_snippet.js).
+// The <paleo-estimate> markup for the current configuration: the attributes of the `estimate`
+// request the page sends (embed_attributes.js, the table the element reads them back with), and a
+// pasted spec compressed (built with DOM APIs: embed_snippet.js).
 function currentEmbedSnippet() {
-  const sw = state.software && state.software !== 'hand' && softwarePreset(state.software);
-  const ppp = state.software !== '';  // the era of the device is the element's default too
-  const attrs = [['net', state.net], ['device', state.device], ['network', state.network],
-    ['batch', state.batch_size || ''], ['workers', (parseWorkers(state.workers) ?? []).join(',')], ['scaling', state.scaling],
-    ['ppp-comp', !ppp ? '' : sw ? sw.ppp_comp : state.ppp_comp], ['ppp-comm', !ppp ? '' : sw ? sw.ppp_comm : state.ppp_comm],
-    ['parallel', state.parallel], ['profile', state.profile === DEFAULTS.profile ? '' : state.profile],
-    ...(state.cluster_on ? [['cluster', state.cluster], ['nodes', state.nodes], ['collective', state.collective],
-      ['overlap', state.overlap ? '' : 'false']] : []),
-    ['dataset', state.dataset || ''], ['epochs', state.dataset ? state.epochs : ''], ['price', state.price_preset || state.price || ''],
-    ...(state.spec.trim() ? [['spec-z', compress(state.spec)]] : [])]
-    .filter(([, v]) => v !== '' && v != null);
+  let estimate;
+  try {
+    estimate = requests(state).estimate;
+  } catch {
+    estimate = requests({ ...state, spec: '' }).estimate;  // a spec that is not JSON yet: as pasted, below
+  }
+  const attrs = attributesOf(estimate);
+  if (state.spec.trim()) attrs.push(['spec-z', compress(state.spec)]);
   return embedSnippet(new URL('paleo-embed.js', location.href).href, attrs);
 }
 
