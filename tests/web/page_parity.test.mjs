@@ -31,6 +31,31 @@ const SCENARIOS = [
   { net: 'mobilenet_v2', cluster_on: false, device: 'CPU_I7', software: 'tensorflow', price_preset: 'aws_p5_h100_capacity_block' },
 ];
 
+// The time to train each setup of a state, derived here from the state and the step times of the
+// response (docs/api.md, "Time to train"): steps = epochs x ceil(dataset / samples a step).
+const PRICES = cliApi({ command: 'presets' }).prices;
+function expectedTrain(s, response) {
+  const usd = s.price_preset ? PRICES.find((p) => p.key === s.price_preset).usd_per_device_hour : s.price;
+  const batch = response.net.batch_size;
+  const setups = [{ devices: 1, samples: batch, step_ms: response.totals.step_ms }];
+  const workers = s.parallel === 'data' ? String(s.workers).split(',').map(Number) : [];
+  workers.forEach((n, i) => {
+    if (n === 1) return;
+    const row = response.simulation.scaling[0].rows[i];
+    assert.equal(row.workers, n);
+    setups.push({ devices: n, samples: s.scaling === 'weak' ? n * batch : batch, step_ms: row.step_ms[row.fastest_scheme] });
+  });
+  if (s.cluster_on) {
+    const c = response.cluster.cluster;
+    setups.push({ devices: c.devices, samples: c.devices * batch, step_ms: response.cluster.step_ms });
+  }
+  return setups.map((x) => {
+    const steps = s.epochs * Math.ceil(s.dataset / x.samples);
+    const time_s = steps * x.step_ms / 1e3;
+    return { ...x, steps, time_s, cost_usd: usd > 0 ? time_s / 3600 * x.devices * usd : undefined };
+  });
+}
+
 for (const overrides of SCENARIOS) {
   const s = { ...state.DEFAULTS, ...overrides };
   test(`the page's estimate for ${JSON.stringify(overrides)}: CLI and WebAssembly give one document`, () => {
@@ -38,9 +63,22 @@ for (const overrides of SCENARIOS) {
     const cli = cliApi(estimate);
     assert.equal(cli.ok, true, JSON.stringify(cli.error));
     assertClose(wasm(estimate), cli, 1e-12);
-    // The page asks the core for the time to train; it computes none itself.
-    assert.equal(estimate.dataset_samples, s.dataset);
-    assert.ok(cli.train.setups.length >= 1);
+    // The page asks the core for the time to train; it computes none itself. Each setup's steps,
+    // time and cost as derived here; the headline the cluster's (else one device's), the fastest
+    // the least time.
+    const expected = expectedTrain(s, cli);
+    assert.equal(cli.train.setups.length, expected.length);
+    cli.train.setups.forEach((setup, i) => {
+      assert.equal(setup.devices, expected[i].devices);
+      assert.equal(setup.samples_per_step, expected[i].samples);
+      assert.equal(setup.steps, expected[i].steps);
+      assertClose(setup.time_s, expected[i].time_s, 1e-12);
+      if (expected[i].cost_usd === undefined) assert.equal(setup.cost_usd, undefined);
+      else assertClose(setup.cost_usd, expected[i].cost_usd, 1e-12);
+    });
+    assert.equal(cli.train.headline_index, s.cluster_on ? expected.length - 1 : 0);
+    const least = expected.reduce((best, x, i) => (x.time_s < expected[best].time_s ? i : best), 0);
+    assert.equal(cli.train.fastest_index, least);
   });
 }
 
