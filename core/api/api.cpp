@@ -77,9 +77,11 @@ Json totals_json(const Scenario& s, const NetworkCost& c) {
           {"activation_bytes", c.activation_bytes}};
 }
 
-Json layers_response(const Request& r, std::vector<std::string>& warnings) {
+// `step_ms`, when given, receives the one-device step of `totals`.
+Json layers_response(const Request& r, std::vector<std::string>& warnings, double* step_ms = nullptr) {
   const Scenario& s = r.scenario;
   const CostedNetwork c = cost_at_batch(s, s.batch_size);
+  if (step_ms) *step_ms = forward_ms(s, c.cost) + backward_ms(s, c.cost) + update_ms(s, c.cost);
   Json out = common_header(r);
   out["net"] = net_header(s, c.net);
   Json layers = Json::array();
@@ -125,19 +127,18 @@ Json summary_response(const Request& r) {
   return out;
 }
 
-Json data_parallel_json(const Request& r) {
+Json data_parallel_json(const std::vector<ScalingTable>& scaling_tables) {
   Json tables = Json::array();
-  for (const ScalingTable& t : simulate_data_parallel(r.scenario, r.workers, r.scalings)) {
+  for (const ScalingTable& t : scaling_tables) {
     Json rows = Json::array();
     for (const ScalingRow& row : t.rows) {
       Json comm = Json::object(), step = Json::object(), speedup = Json::object();
-      std::size_t fastest = 0;
       for (std::size_t k = 0; k < kOriginalSchemes.size(); ++k) {
         comm[scheme_name(kOriginalSchemes[k])] = row.comm_ms[k];
         step[scheme_name(kOriginalSchemes[k])] = row.comp_ms + row.comm_ms[k];
         speedup[scheme_name(kOriginalSchemes[k])] = row.speedup[k];
-        if (row.comm_ms[k] < row.comm_ms[fastest]) fastest = k;
       }
+      const std::size_t fastest = fastest_scheme_index(row);
       rows.push_back({{"workers", row.workers}, {"batch_size", row.batch_size}, {"iter", row.iterations},
                       {"time_fwd_ms", row.fwd_ms}, {"time_bwd_ms", row.bwd_ms}, {"time_apply_ms", row.apply_ms},
                       {"time_comp_ms", row.comp_ms}, {"comm_ms", comm}, {"step_ms", step},
@@ -156,10 +157,14 @@ Json hybrid_row_json(const HybridRow& row) {
           {"sync_time_ms", row.sync_ms}};
 }
 
-Json simulation_json(const Request& r, std::vector<std::string>& warnings) {
+// `tables`, when given, receives the data-parallel scaling tables the section is written from.
+Json simulation_json(const Request& r, std::vector<std::string>& warnings,
+                     std::vector<ScalingTable>* tables = nullptr) {
   Json out = {{"parallel", r.parallel}};
   if (r.parallel == "data") {
-    out["scaling"] = data_parallel_json(r);
+    const std::vector<ScalingTable> scaling = simulate_data_parallel(r.scenario, r.workers, r.scalings);
+    if (tables) *tables = scaling;
+    out["scaling"] = data_parallel_json(scaling);
     for (std::string& w : batch_split_warnings(r.scenario.batch_size, r.workers, r.scalings)) warnings.push_back(std::move(w));
   } else if (r.parallel == "model") {
     ModelParallelResult m = simulate_model_parallel(r.scenario);
@@ -235,10 +240,23 @@ Json dispatch(const Json& request) {
   if (r.command == "layers") {
     out = layers_response(require_net(r), warnings);
   } else if (r.command == "estimate") {
-    out = layers_response(require_net(r), warnings);
-    if (r.workers_given) out["simulation"] = simulation_json(r, warnings);
-    if (r.scenario.has_cluster) out["cluster"] = cluster_step_json(r, warnings);
-    Json train = cnn_train_json(r, out);
+    // The time to train is built from the typed results of the sections (api/train_section.h).
+    double step_ms = 0;
+    out = layers_response(require_net(r), warnings, &step_ms);
+    std::vector<TrainSetup> setups = {one_device_setup(r.scenario.batch_size, step_ms)};
+    if (r.workers_given) {
+      std::vector<ScalingTable> tables;
+      out["simulation"] = simulation_json(r, warnings, &tables);
+      if (!tables.empty())
+        for (TrainSetup& s : original_setups(tables.front(), r.scenario.interconnect.name)) setups.push_back(std::move(s));
+    }
+    if (r.scenario.has_cluster) {
+      ClusterStep step;
+      out["cluster"] = cluster_step_json(r, warnings, &step);
+      setups.push_back(cluster_setup(step));
+    }
+    // The headline is the setup the response's own step is: the cluster when there is one.
+    Json train = cnn_train_json(r, setups, r.scenario.has_cluster ? setups.size() - 1 : 0);
     if (!train.is_null()) out["train"] = std::move(train);
   } else if (r.command == "collective") {
     out = collective_response(r);

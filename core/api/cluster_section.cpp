@@ -88,10 +88,11 @@ Json step_json(const ClusterStep& step) {
 
 }  // namespace
 
-Json cluster_step_json(const Request& r, std::vector<std::string>& warnings) {
+Json cluster_step_json(const Request& r, std::vector<std::string>& warnings, ClusterStep* step_out) {
   const ClusterOptions options = options_for(r);
   NetworkPricer pricer(r.scenario);  // the network costs the same on every cluster size
   const ClusterStep step = cluster_step(r.scenario, options, pricer);
+  if (step_out) *step_out = step;
   Json j = step_json(step);
   if (auto w = slow_link_warning(step.cluster, step.chosen.algorithm, step.chosen.sync.comm_ms,
                                  step.forward_ms + step.backward_ms + step.update_ms))

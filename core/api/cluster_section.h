@@ -5,12 +5,14 @@
 
 #include "core/api/request.h"
 #include "core/base/json.h"
+#include "core/cluster/cluster_step.h"
 
 namespace paleo {
 
 // The cluster step of an estimate request with a cluster (docs/api.md, "cluster"). A point of
 // the node sweep that cannot be priced is left out, and `warnings` says which and why.
-Json cluster_step_json(const Request& request, std::vector<std::string>& warnings);
+// `step`, when given, receives the typed step the section is written from.
+Json cluster_step_json(const Request& request, std::vector<std::string>& warnings, ClusterStep* step = nullptr);
 
 // The `collective` command: one collective's cost, and every algorithm's for comparison.
 Json collective_response(const Request& request);

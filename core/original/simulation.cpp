@@ -123,4 +123,11 @@ HybridResult simulate_hybrid(const Scenario& s, std::int64_t hybrid_workers) {
   return r;
 }
 
+std::size_t fastest_scheme_index(const ScalingRow& row) {
+  std::size_t fastest = 0;
+  for (std::size_t k = 1; k < row.comm_ms.size(); ++k)
+    if (row.comm_ms[k] < row.comm_ms[fastest]) fastest = k;
+  return fastest;
+}
+
 }  // namespace paleo

@@ -25,6 +25,9 @@ struct ScalingTable {
   std::vector<ScalingRow> rows;
 };
 
+// The scheme of the least communication time in a row (the first of kOriginalSchemes on a tie).
+std::size_t fastest_scheme_index(const ScalingRow& row);
+
 std::vector<ScalingTable> simulate_data_parallel(const Scenario& s, const std::vector<std::int64_t>& workers,
                                                  const std::vector<std::string>& scalings);
 
