@@ -23,7 +23,6 @@ import { duration, money } from '../src/format.js';
     }
   }
 
-
   // A spec carried compressed (the page's "spec-z": raw deflate, base64url) back to its text.
   async function inflate(text) {
     const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
