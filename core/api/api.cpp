@@ -5,6 +5,7 @@
 
 #include "core/api/transformer_response.h"
 #include "core/api/cluster_section.h"
+#include "core/api/training_scheme_section.h"
 #include "core/api/request.h"
 #include "core/calibration/calibration.h"
 #include "core/cost/conv_algorithms.h"
@@ -206,6 +207,7 @@ Json dispatch(const Json& request) {
     out = layers_response(require_net(r));
     if (r.workers_given) out["simulation"] = simulation_json(r);
     if (r.scenario.has_cluster) out["cluster"] = cluster_step_json(r, warnings);
+    if (r.has_training_scheme) out["training_scheme"] = training_scheme_json(r);
   } else if (r.command == "collective") {
     out = collective_response(r);
   } else if (r.command == "search") {

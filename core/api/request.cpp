@@ -12,6 +12,7 @@
 #include "core/spec/network_batch.h"
 #include "core/spec/preset_networks.h"
 #include "core/spec/presets.h"
+#include "core/api/training_scheme_section.h"
 #include "core/base/request_limits.h"
 #include "core/transformer/transformer_net.h"
 #include "core/base/utf8.h"
@@ -319,6 +320,11 @@ const RequestField kRequestFields[] = {
     {"pipeline", Applies::kCnn, read_pipeline},
     {"overlap", Applies::kAny, [](const Json& q, Request& r) { r.overlap = read_bool(q, "overlap"); }},
     {"roofline", Applies::kCnn, [](const Json& q, Request& r) { r.scenario.cost.roofline = read_bool(q, "roofline"); }},
+    {"training_scheme", Applies::kCnn,
+     [](const Json& q, Request& r) {
+       r.training_scheme = read_training_scheme(q["training_scheme"]);
+       r.has_training_scheme = true;
+     }},
     {"input_gradient", Applies::kCnn,
      [](const Json& q, Request& r) { r.scenario.cost.input_gradient = read_bool(q, "input_gradient"); }},
     // The `collective` command.

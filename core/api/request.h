@@ -7,6 +7,7 @@
 #include "core/api/transformer_request.h"
 #include "core/base/json.h"
 #include "core/cost/scenario.h"
+#include "core/training_scheme/training_scheme.h"
 
 namespace paleo {
 
@@ -29,6 +30,10 @@ struct Request {
   std::int64_t micro_batches = 1;
   std::string pipeline_schedule = "1f1b";  // gpipe or 1f1b
   std::vector<std::int64_t> pipeline_split;      // layers per stage; empty = balanced automatically
+
+  // Training scheme on the cluster (docs/training-schemes.md).
+  bool has_training_scheme = false;
+  TrainingScheme training_scheme;
 
   // `collective` command.
   std::string op = "allreduce";
