@@ -45,7 +45,7 @@ TEST_CASE("synchronous with zero jitter equals today's cluster estimate exactly"
   }
 }
 
-TEST_CASE("SSP with s = 0 equals sync; a larger bound waits less for stragglers") {
+TEST_CASE("SSP with s = 0 equals sync and a larger bound waits less for stragglers") {
   const Json jitter = {{"jitter", "lognormal:0.2"}};
   Json ssp0 = jitter;
   ssp0["consistency"] = "ssp";
@@ -77,7 +77,7 @@ TEST_CASE("asynchronous with one worker equals synchronous through the same para
   CHECK(n == ts["dense_gradient_bytes"].get<double>());
 }
 
-TEST_CASE("compression at ratio 1 (fp32) equals no compression; fp16 halves the message") {
+TEST_CASE("compression at ratio 1 (fp32) equals no compression and fp16 halves the message") {
   for (const Json& c : {cluster(4, 2), cluster(64, 1)}) {
     CHECK(step({{"compression", "fp32"}}, c) == step(Json::object(), c));
     const Json ts = run(request({{"compression", "fp16"}}, c))["training_scheme"];
@@ -106,7 +106,7 @@ TEST_CASE("Project Adam: FC gradients become m N (C_out + C_in) values instead o
   CHECK(dense / offloaded == Approx(50.72).epsilon(1e-3));  // the traffic reduction at N = 16
 }
 
-TEST_CASE("gossip reaches everyone in 1.639 log2 m rounds; local SGD amortises its all-reduce over k steps") {
+TEST_CASE("gossip reaches everyone in 1.639 log2 m rounds and local SGD amortises its all-reduce over k steps") {
   const Json g = run(request({{"averaging", "gossip"}, {"gossip_peers", 3}}, cluster(64, 1)))["training_scheme"];
   CHECK(g["gossip_rounds"].get<double>() == Approx(1.639 * 6).epsilon(1e-12));
   CHECK(g["wire_bytes_per_step"].get<double>() == 3 * g["dense_gradient_bytes"].get<double>());

@@ -143,6 +143,7 @@ SchemeStep training_scheme_step(const Scenario& s, const ClusterOptions& o, cons
     const ServerExchange one = server_exchange(scheme.server, tensors, cluster, 1, s.device, settings);
     out.consistency = asynchronous_step(scheme.jitter, out.compute_ms, one.time_ms() + out.batch_norm_ms, m,
                                         out.server.updates_per_s_cap);
+    out.comm_ms = one.time_ms();  // each worker's own push and pull (the servers' queue is in the cap)
     out.throughput_samples_per_s = out.consistency.updates_per_s * static_cast<double>(cs.batch_per_replica);
   } else {
     const std::int64_t s_bound = scheme.consistency == Consistency::kStaleSynchronous ? scheme.staleness : barrier_steps - 1;
