@@ -160,3 +160,21 @@ TEST_CASE("bad training_scheme members name the member") {
   REQUIRE(out["ok"] == false);
   CHECK(out["error"]["field"] == "training_scheme");
 }
+
+TEST_CASE("the comparison of schemes over node counts: each point is that scheme's own estimate") {
+  Json r = request({{"slow_worker", 0.2}}, cluster(8, 1));
+  r["scheme_comparison"] = true;
+  const Json cmp = run(r)["training_scheme"]["comparison"];
+  REQUIRE(cmp.size() == 6);
+  for (const Json& sweep : cmp) {
+    REQUIRE(sweep["points"].size() == 4);  // 1, 2, 4, 8 nodes
+    CHECK(sweep["points"][3]["workers"] == 8);
+  }
+  // The fp16 sweep's 4-node point is an fp16 estimate on 4 nodes with the same straggler.
+  CHECK(cmp[4]["scheme"] == "fp16 gradients");
+  const Json own = run(request({{"compression", "fp16"}, {"slow_worker", 0.2}}, cluster(4, 1)))["training_scheme"];
+  CHECK(cmp[4]["points"][2]["step_ms"].get<double>() == own["step_ms"].get<double>());
+  CHECK(cmp[4]["points"][2]["wire_bytes_per_step"].get<double>() == own["wire_bytes_per_step"].get<double>());
+  const Json async = run(request({{"consistency", "async"}, {"slow_worker", 0.2}}, cluster(2, 1)))["training_scheme"];
+  CHECK(cmp[2]["points"][1]["step_ms"].get<double>() == async["step_ms"].get<double>());
+}

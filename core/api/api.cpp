@@ -207,7 +207,7 @@ Json dispatch(const Json& request) {
     out = layers_response(require_net(r));
     if (r.workers_given) out["simulation"] = simulation_json(r);
     if (r.scenario.has_cluster) out["cluster"] = cluster_step_json(r, warnings);
-    if (r.has_training_scheme) out["training_scheme"] = training_scheme_json(r);
+    if (r.has_training_scheme || r.scheme_comparison) out["training_scheme"] = training_scheme_json(r);
   } else if (r.command == "collective") {
     out = collective_response(r);
   } else if (r.command == "search") {

@@ -34,6 +34,7 @@ struct Request {
   // Training scheme on the cluster (docs/training-schemes.md).
   bool has_training_scheme = false;
   TrainingScheme training_scheme;
+  bool scheme_comparison = false;  // add the comparison of schemes over node counts
 
   // `collective` command.
   std::string op = "allreduce";

@@ -5,6 +5,7 @@
 #include "core/api/request.h"
 #include "core/base/error.h"
 #include "core/base/request_limits.h"
+#include "core/training_scheme/scheme_comparison.h"
 
 namespace paleo {
 namespace {
@@ -144,7 +145,20 @@ Json training_scheme_json(const Request& r) {
   const ClusterOptions options = options_of(r);
   NetworkPricer pricer(r.scenario);
   const SchemeStep st = training_scheme_step(r.scenario, options, r.training_scheme, pricer);
-  return step_json(st, r.training_scheme);
+  Json j = step_json(st, r.training_scheme);
+  if (r.scheme_comparison) {
+    Json sweeps = Json::array();
+    for (const SchemeSweep& sw : scheme_comparison(r.scenario, options, r.training_scheme.jitter, pricer)) {
+      Json points = Json::array();
+      for (const ComparisonPoint& p : sw.points)
+        points.push_back({{"nodes", p.nodes}, {"workers", p.workers}, {"step_ms", p.step_ms},
+                          {"throughput_samples_per_s", p.throughput_samples_per_s},
+                          {"wire_bytes_per_step", p.wire_bytes_per_step}});
+      sweeps.push_back({{"scheme", sw.name}, {"points", points}});
+    }
+    j["comparison"] = sweeps;
+  }
+  return j;
 }
 
 }  // namespace paleo
