@@ -1,6 +1,7 @@
 // The page state: every input, its default, its round trip through the URL hash, and the request
 // documents of docs/api.md it stands for (a CNN's here, a transformer's in transformer_request.js).
 import { TRANSFORMER_DEFAULTS } from './transformer_request.js';
+import { SCHEME_DEFAULTS, schemeRequest } from './training_scheme_request.js';
 
 export const DEFAULTS = {
   net: 'vgg16', spec: '', device: 'TITAN_X', network: 'ethernet', software: '', ppp_comp: 1, ppp_comm: 1,
@@ -12,6 +13,7 @@ export const DEFAULTS = {
   stages: 1, micro_batches: 1,
   search_on: false, search_devices: 16, search_per_node: 4,
   ...TRANSFORMER_DEFAULTS,
+  ...SCHEME_DEFAULTS,
 };
 
 const NUMBERS = new Set(Object.keys(DEFAULTS).filter((k) => typeof DEFAULTS[k] === 'number'));
@@ -77,6 +79,8 @@ export function requests(state) {
     Object.assign(estimate, { cluster: state.cluster, nodes: state.nodes, collective: state.collective,
       overlap: state.overlap, bucket_bytes: state.bucket_mib * 1024 * 1024 });
     if (state.stages > 1) estimate.pipeline = { stages: state.stages, micro_batches: state.micro_batches };
+    const scheme = schemeRequest(state);
+    if (scheme) Object.assign(estimate, { training_scheme: scheme, scheme_comparison: true });
   }
 
   let compare = null;
