@@ -129,6 +129,7 @@ std::vector<BadCase> bad_requests() {
       {"unknown training_scheme compression", request_with("training_scheme", {{"compression", "zip"}}), "",
        "training_scheme.compression"},
       {"scheme_comparison not a bool", request_with("scheme_comparison", "yes"), "", "scheme_comparison"},
+      {"work_depth not a bool", request_with("work_depth", 1), "", "work_depth"},
   };
 }
 

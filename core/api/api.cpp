@@ -6,6 +6,7 @@
 #include "core/api/transformer_response.h"
 #include "core/api/cluster_section.h"
 #include "core/api/training_scheme_section.h"
+#include "core/api/work_depth_section.h"
 #include "core/api/request.h"
 #include "core/calibration/calibration.h"
 #include "core/cost/conv_algorithms.h"
@@ -92,6 +93,7 @@ Json layers_response(const Request& r) {
   }
   out["layers"] = std::move(layers);
   out["totals"] = totals_json(s, c.cost);
+  if (r.work_depth) out["work_depth"] = work_depth_json(s.device, c.net);
   // How far estimates of this kind land from published measurements (docs/validation.md).
   out["expected_error"] = expected_error_json(s.has_cluster ? "cnn_data_parallel" : "cnn_single_gpu");
   return out;

@@ -325,6 +325,7 @@ const RequestField kRequestFields[] = {
        r.training_scheme = read_training_scheme(q["training_scheme"]);
        r.has_training_scheme = true;
      }},
+    {"work_depth", Applies::kCnn, [](const Json& q, Request& r) { r.work_depth = read_bool(q, "work_depth"); }},
     {"scheme_comparison", Applies::kCnn, [](const Json& q, Request& r) { r.scheme_comparison = read_bool(q, "scheme_comparison"); }},
     {"input_gradient", Applies::kCnn,
      [](const Json& q, Request& r) { r.scenario.cost.input_gradient = read_bool(q, "input_gradient"); }},

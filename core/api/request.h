@@ -35,6 +35,7 @@ struct Request {
   bool has_training_scheme = false;
   TrainingScheme training_scheme;
   bool scheme_comparison = false;  // add the comparison of schemes over node counts
+  bool work_depth = false;         // add each layer's work and depth (layers, estimate)
 
   // `collective` command.
   std::string op = "allreduce";
