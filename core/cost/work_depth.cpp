@@ -43,6 +43,13 @@ std::vector<LayerWorkDepth> work_depth(const Network& net, double lanes) {
         w.depth = clog2(cin);
         break;
       }
+      case LayerKind::kRecurrent: {
+        // T dependent steps, each a product over I + H inputs and the gate arithmetic.
+        const double span = static_cast<double>(l.inputs[0][2] + l.rnn_units);
+        w.work = outputs * static_cast<double>(l.rnn_gates) * span;
+        w.depth = static_cast<double>(l.output[1]) * (clog2(span) + 2);
+        break;
+      }
       case LayerKind::kPooling:
         w.work = outputs * static_cast<double>(l.pool_kh * l.pool_kw);
         w.depth = clog2(static_cast<double>(l.pool_kh)) + clog2(static_cast<double>(l.pool_kw));

@@ -16,6 +16,9 @@ GradientTensor tensor_of(const Layer& l) {
     t.cols = static_cast<double>(l.weights[0]);
     t.fully_connected = true;
     t.batch = l.output.empty() ? 0 : static_cast<double>(l.output[0]);
+  } else if (l.kind == LayerKind::kRecurrent && l.weights.size() == 2) {
+    t.rows = static_cast<double>(l.weights[1]);  // G H: the gates' weights are [I + H, G H]
+    t.cols = t.values / t.rows;
   } else if ((l.kind == LayerKind::kConvolution || l.kind == LayerKind::kDeconvolution) && l.conv.cout > 0) {
     t.rows = static_cast<double>(l.conv.cout);
     t.cols = t.values / t.rows;
