@@ -60,13 +60,12 @@ ServerExchange server_exchange(const ParameterServerSpec& spec, const std::vecto
     add(out.exchange, best_collective(CollectiveOp::kReduceScatter, cluster.devices_per_node, out.pulled_bytes,
                                       cluster.intra, settings));
     add(out.exchange, best_collective(CollectiveOp::kAllGather, cluster.devices_per_node, out.pulled_bytes,
-                                    cluster.intra, settings));
+                                      cluster.intra, settings));
     clients = cluster.nodes;
   }
-  add(out.exchange, collective_cost(CollectiveOp::kAllReduce,
-                                  servers > 1 ? CollectiveAlgorithm::kShardedParameterServer
-                                              : CollectiveAlgorithm::kParameterServer,
-                                  clients, bytes, link, s));
+  const CollectiveAlgorithm algorithm =
+      servers > 1 ? CollectiveAlgorithm::kShardedParameterServer : CollectiveAlgorithm::kParameterServer;
+  add(out.exchange, collective_cost(CollectiveOp::kAllReduce, algorithm, clients, bytes, link, s));
   out.exchange.algorithm = std::string("parameter_server_") + server_layout_name(spec.layout);
   const double gflops = device.peak_gflops > 0 ? device.peak_gflops : 1;
   out.server_compute_ms = out.server_flops * static_cast<double>(clients) / servers / (gflops * 1e9) * 1e3;

@@ -61,13 +61,11 @@ double expected_max_step_ms(const StragglerModel& j, double mean_ms, std::int64_
                             std::int64_t steps_averaged) {
   if (workers < 1 || steps_averaged < 1) throw Error("needs at least one worker and one step", "", "training_scheme");
   const double slow_mean = mean_ms * (1 + std::max(0.0, j.slow_fraction));
-  const bool has_slow = j.slow_fraction > 0 && workers > 1;
-  const bool one_slow_worker = j.slow_fraction > 0 && workers == 1;
-  if (j.distribution == JitterDistribution::kNone || j.spread <= 0 || mean_ms <= 0)
-    return has_slow || one_slow_worker ? slow_mean : mean_ms;
+  const bool slow = j.slow_fraction > 0;
+  if (j.distribution == JitterDistribution::kNone || j.spread <= 0 || mean_ms <= 0) return slow ? slow_mean : mean_ms;
   const double spread = j.spread / std::sqrt(static_cast<double>(steps_averaged));
   StragglerModel model = j;
-  if (one_slow_worker) {  // the only worker is the slow one
+  if (slow && workers == 1) {  // the only worker is the slow one
     model.slow_fraction = 0;
     return expected_max_step_ms(model, slow_mean, 1, steps_averaged);
   }

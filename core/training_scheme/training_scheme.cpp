@@ -72,7 +72,8 @@ SchemeStep training_scheme_step(const Scenario& s, const ClusterOptions& o, cons
     step = out.compute_ms;
     barrier_workers = 1;
   } else if (avg == AveragingKind::kLocalSgd) {
-    const CollectiveCost ar = cluster_collective(CollectiveOp::kAllReduce, chosen, cluster, out.dense_gradient_bytes, settings);
+    const CollectiveCost ar =
+        cluster_collective(CollectiveOp::kAllReduce, chosen, cluster, out.dense_gradient_bytes, settings);
     out.exchange = "local_sgd " + ar.algorithm;
     out.comm_ms = ar.time_ms() / every;
     out.message_bytes = out.dense_gradient_bytes;
@@ -104,7 +105,8 @@ SchemeStep training_scheme_step(const Scenario& s, const ClusterOptions& o, cons
     out.gossip_rounds = gossip_rounds(m);
     step = out.compute_ms + out.comm_ms;
     barrier_workers = peers + 1;
-  } else if (scheme.consistency == Consistency::kAsynchronous || scheme.exchange == GradientExchange::kParameterServer) {
+  } else if (scheme.consistency == Consistency::kAsynchronous ||
+             scheme.exchange == GradientExchange::kParameterServer) {
     out.server = server_exchange(scheme.server, tensors, cluster, m, s.device, settings);
     out.server_layout_used = true;
     out.exchange = out.server.exchange.algorithm;
@@ -149,9 +151,13 @@ SchemeStep training_scheme_step(const Scenario& s, const ClusterOptions& o, cons
     out.comm_ms = one.time_ms();  // each worker's own push and pull (the servers' queue is in the cap)
     out.throughput_samples_per_s = out.consistency.updates_per_s * static_cast<double>(cs.batch_per_replica);
   } else {
-    const std::int64_t s_bound = scheme.consistency == Consistency::kStaleSynchronous ? scheme.staleness : barrier_steps - 1;
-    out.consistency = synchronous_step(scheme.jitter, step, out.compute_ms, barrier_workers, s_bound);
-    if (scheme.consistency == Consistency::kSynchronous) out.consistency.staleness_bound = out.consistency.staleness_expected = 0;
+    const std::int64_t s_bound =
+        scheme.consistency == Consistency::kStaleSynchronous ? scheme.staleness : barrier_steps - 1;
+    StragglerModel jitter = scheme.jitter;
+    if (avg == AveragingKind::kEnsemble) jitter.slow_fraction = 0;  // nobody waits for the slow member
+    out.consistency = synchronous_step(jitter, step, out.compute_ms, barrier_workers, s_bound);
+    if (scheme.consistency == Consistency::kSynchronous)
+      out.consistency.staleness_bound = out.consistency.staleness_expected = 0;
     out.consistency.updates_per_s = static_cast<double>(m) / out.consistency.step_ms * 1e3;
     out.throughput_samples_per_s = samples / out.consistency.step_ms * 1e3;
   }
