@@ -17,7 +17,7 @@ END = "<!-- end of comparison table -->"
 
 BASE = {"command": "estimate", "net": "resnet50_v1_5", "device": "V100_SXM2_16GB", "profile": "paleo2026",
         "batch_size": 32, "collective": "ring",
-        "cluster": {"nodes": 64, "devices_per_node": 1, "intra": "pcie3_x16", "inter": "ethernet_10g"}}
+        "cluster": "v100_1gpu_10gbe", "nodes": 64}
 
 SCHEMES = [
     ("synchronous, ring all-reduce (K1, C3)", {}),

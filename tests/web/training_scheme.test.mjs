@@ -3,7 +3,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { serve, launch, dist, cli, cliApi, assertClose, newPage, afterUpdate } from './helpers.mjs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { serve, launch, dist, root, cli, cliApi, assertClose, newPage, afterUpdate } from './helpers.mjs';
 
 let server, browser;
 
@@ -74,5 +76,23 @@ test('a bad compression is shown next to its input with the core\'s message', as
   const note = page.locator('#ts_compression + .field-error');
   assert.equal(await note.isVisible(), true);
   assert.ok(native.error.message.endsWith(await note.textContent()), await note.textContent());
+  await page.close();
+});
+
+test('the page plots the comparison of docs/training-schemes.md: its 64-worker points are the table\'s', async () => {
+  const doc = readFileSync(join(root, 'docs', 'training-schemes.md'), 'utf8');
+  const hash = doc.match(/`(#net=resnet50_v1_5&[^`]+)`/)[1];
+  const page = await open(hash);
+  const sweeps = await page.evaluate(() => window.paleoResult.estimate.training_scheme.comparison);
+  // Table rows in the comparison's order (the table has one more, sharded servers); the column
+  // "step with a 20 % straggler (ms)" is the eighth cell.
+  const rows = doc.split('\n').filter((l) => /^\| (synchronous|stale|asynchronous, one|top-1|fp16|local SGD)/.test(l));
+  assert.equal(rows.length, sweeps.length);
+  rows.forEach((row, i) => {
+    const cells = row.split('|').map((c) => c.trim());
+    const last = sweeps[i].points.at(-1);
+    assert.equal(last.workers, 64);
+    assert.equal(last.step_ms.toFixed(1), cells[8], `${sweeps[i].scheme}: ${row}`);
+  });
   await page.close();
 });
