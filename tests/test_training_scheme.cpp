@@ -178,3 +178,24 @@ TEST_CASE("the comparison of schemes over node counts: each point is that scheme
   const Json async = run(request({{"consistency", "async"}, {"slow_worker", 0.2}}, cluster(2, 1)))["training_scheme"];
   CHECK(cmp[2]["points"][1]["step_ms"].get<double>() == async["step_ms"].get<double>());
 }
+
+TEST_CASE("parameter servers against their closed forms: single, sharded, and the async cap") {
+  // 8 nodes of one V100 over a link of 10 us and 1 GB/s: a = 0.01 ms, b = 1e-6 ms per byte; the
+  // reduction g = 3 / 900 GB/s per byte.
+  const Json c = {{"nodes", 8}, {"devices_per_node", 1}, {"intra", "pcie3_x16"},
+                  {"inter", {{"latency_us", 10}, {"bandwidth_gb_per_s", 1}}}};
+  const double a = 0.01, b = 1e-6, g = 3.0 / 900e9 * 1e3, m = 8;
+  const Json single = run(request({{"exchange", "parameter_server"}}, c))["training_scheme"];
+  const double n = single["dense_gradient_bytes"].get<double>();
+  // Push and pull of every worker through one server's link: 2a + 2 m n b + m n g.
+  CHECK(single["exposed_comm_ms"].get<double>() == Approx(2 * a + 2 * m * n * b + m * n * g).epsilon(1e-12));
+  CHECK(single["step_ms"].get<double>() ==
+        Approx(single["compute_ms"].get<double>() + 2 * a + 2 * m * n * b + m * n * g).epsilon(1e-12));
+  // Four shards: 2a + 2 n max(m / S, 1) b + m n g / S.
+  const Json sharded = run(request({{"exchange", "parameter_server"}, {"server_layout", "sharded"}, {"servers", 4}},
+                                   c))["training_scheme"];
+  CHECK(sharded["exposed_comm_ms"].get<double>() == Approx(2 * a + 2 * n * 2 * b + m * n * g / 4).epsilon(1e-12));
+  // Asynchronous: the servers absorb S / (n (b + g)) updates per second.
+  const Json async = run(request({{"consistency", "async"}, {"server_layout", "sharded"}, {"servers", 4}}, c))["training_scheme"];
+  CHECK(async["parameter_server"]["updates_per_s_cap"].get<double>() == Approx(4 * 1e3 / (n * (b + g))).epsilon(1e-12));
+}
