@@ -10,6 +10,7 @@
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/request_builder.h"
+#include "cli/training_scheme_cli.h"
 #include "cli/transformer_output.h"
 #include "cli/transformer_request.h"
 #include "cli/validate_output.h"
@@ -58,6 +59,11 @@ const char* const kUsage =
     "cluster options (estimate): --cluster --nodes --per_node --intra --inter --nics_per_node\n"
     "  --collective --bucket_bytes --no_overlap --stages --micro_batches --schedule gpipe|1f1b\n"
     "  --optimizer sgd|momentum|adam --roofline\n"
+    "training scheme (estimate with a cluster, docs/training-schemes.md): --consistency sync|ssp|async\n"
+    "  --staleness S --jitter none|normal:CV|lognormal:CV --slow_worker FRACTION --compression\n"
+    "  fp16|bf16|onebit|ternary|qsgd:S|threshold:D|topk:D|powersgd:R|sfb --exchange allreduce|parameter_server\n"
+    "  --server_layout single|sharded|hierarchical --ps_servers S --push gradients|weights --offload_fc\n"
+    "  --averaging local_sgd|elastic|gossip|ensemble --averaging_every K --gossip_peers K --batch_norm local|global\n"
     "transformer options (estimate, layers, plan, inference): --precision fp32|tf32|fp16|bf16|fp8\n"
     "  --nodes --per_node --devices --cluster --tp --pp --dp --cp --ep --virtual_stages\n"
     "  --sequence_parallel --micro_batch --global_batch --seq_len --recompute none|selective|full\n"
@@ -109,6 +115,7 @@ int run_api(const Arguments& args) {
 int run(int argc, char** argv) {
   std::vector<std::string> flags = {"use_only_gemm", "use_pipeline", "help", "no_overlap", "roofline", "input_gradient"};
   flags.insert(flags.end(), transformer_flag_options().begin(), transformer_flag_options().end());
+  flags.insert(flags.end(), training_scheme_flag_options().begin(), training_scheme_flag_options().end());
   std::vector<std::string> valued = {
       "device_name", "network_name", "batch_size", "num_workers", "scaling", "ppp_comp", "ppp_comm",
       "parallel", "hybrid_workers", "software", "profile", "conv_algorithm", "workspace_limit_bytes",
@@ -117,6 +124,7 @@ int run(int argc, char** argv) {
       "algorithm", "workers", "bytes", "link", "bandwidth_gbps", "latency_us", "servers", "devices", "family",
       "holdout", "request", "parameters", "loss", "loss_scale", "software_era", "max_evaluations", "calibration"};
   valued.insert(valued.end(), transformer_valued_options().begin(), transformer_valued_options().end());
+  valued.insert(valued.end(), training_scheme_valued_options().begin(), training_scheme_valued_options().end());
   Arguments args = parse_arguments(argc, argv, flags, valued);
   const std::string& cmd = args.command;
   if (cmd.empty() || cmd == "--help" || cmd == "-h" || cmd == "help" || args.has("help")) {
@@ -185,6 +193,7 @@ int run(int argc, char** argv) {
     } else {
       print_layers(std::cout, response, format);
       if (response.contains("cluster")) print_cluster(std::cout, response["cluster"], format);
+      if (response.contains("training_scheme")) print_training_scheme(std::cout, response["training_scheme"], format);
     }
     if (!transformer) report_warnings(response);
   }

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "cli/training_scheme_cli.h"
 #include "core/base/error.h"
 #include "core/base/json.h"
 
@@ -150,6 +151,7 @@ Json build_request(const std::string& command, const Arguments& args, Json net) 
     if (args.has("schedule")) p["schedule"] = args.get("schedule", "");
     r["pipeline"] = p;
   }
+  if (command == "estimate") add_training_scheme_options(args, r);
   if (simulate || command == "estimate") {
     if (args.has("num_workers")) r["workers"] = list_of(args.get("num_workers", ""), true);
     else if (simulate) r["workers"] = Json::array({1, 2, 4, 8, 16, 32, 64, 128});

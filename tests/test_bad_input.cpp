@@ -124,6 +124,12 @@ std::vector<BadCase> bad_requests() {
       {"text ppp_comp", request_with("ppp_comp", "fast"), "", "ppp_comp"},
       {"hybrid_workers 0", request_with("hybrid_workers", 0), "", "hybrid_workers"},
       {"use_pipeline not a bool", request_with("use_pipeline", "yes"), "", "use_pipeline"},
+      {"training_scheme not an object", request_with("training_scheme", 3), "", "training_scheme"},
+      {"training_scheme without a cluster", request_with("training_scheme", Json::object()), "", "training_scheme"},
+      {"unknown training_scheme compression", request_with("training_scheme", {{"compression", "zip"}}), "",
+       "training_scheme.compression"},
+      {"scheme_comparison not a bool", request_with("scheme_comparison", "yes"), "", "scheme_comparison"},
+      {"work_depth not a bool", request_with("work_depth", 1), "", "work_depth"},
   };
 }
 

@@ -113,6 +113,20 @@ TEST_CASE("CLI: the FireCaffe NiN run as CSV matches cli_tables.csv to 1e-9", "[
 }
 
 TEST_CASE("CLI: --format json prints exactly the response of the equivalent request", "[cli]") {
+  SECTION("estimate with a training scheme") {
+    const Json printed = run_json(
+        "estimate resnet50_v1_5 --cluster dgx1_v100_edr --nodes 4 --consistency ssp --staleness 4 "
+        "--jitter lognormal:0.2 --slow_worker 0.1 --compression topk:0.01 --batch_norm global --format json");
+    const Json expected = paleo::handle_request(
+        Json{{"command", "estimate"}, {"net", "resnet50_v1_5"}, {"cluster", "dgx1_v100_edr"}, {"nodes", 4},
+             {"training_scheme", {{"consistency", "ssp"}, {"staleness", 4}, {"jitter", "lognormal:0.2"},
+                                  {"slow_worker", 0.1}, {"compression", "topk:0.01"}, {"batch_norm", "global"}}}});
+    REQUIRE(expected.value("ok", false));
+    CHECK(printed == expected);
+    // --averaging_every alone means local SGD.
+    const Json local = run_json("estimate resnet50_v1_5 --cluster dgx1_v100_edr --nodes 4 --averaging_every 8 --format json");
+    CHECK(local["training_scheme"]["exchange"].get<std::string>().rfind("local_sgd", 0) == 0);
+  }
   SECTION("layers vgg16") {
     // `layers` follows the API's defaults (only the drop-in `simulate` stands in "auto" for
     // the original's cuDNN heuristics).

@@ -7,6 +7,8 @@
 #include "core/api/cluster_section.h"
 #include "core/api/estimate_warnings.h"
 #include "core/api/train_section.h"
+#include "core/api/training_scheme_section.h"
+#include "core/api/work_depth_section.h"
 #include "core/api/request.h"
 #include "core/calibration/calibration.h"
 #include "core/cluster/collectives.h"
@@ -105,6 +107,7 @@ Json layers_response(const Request& r, std::vector<std::string>& warnings, doubl
     const MemoryFootprint m = memory_footprint(c.net, c.cost, s.cost.optimizer, s.device.memory_bytes);
     if (auto w = memory_warning(s.device, m, "one device")) warnings.push_back(*w);
   }
+  if (r.work_depth) out["work_depth"] = work_depth_json(s.device, c.net);
   // How far estimates of this kind land from published measurements (docs/validation.md).
   out["expected_error"] = expected_error_json(s.has_cluster ? "cnn_data_parallel" : "cnn_single_gpu");
   return out;
@@ -258,6 +261,7 @@ Json dispatch(const Json& request) {
     // The headline is the setup the response's own step is: the cluster when there is one.
     Json train = cnn_train_json(r, setups, r.scenario.has_cluster ? setups.size() - 1 : 0);
     if (!train.is_null()) out["train"] = std::move(train);
+    if (r.has_training_scheme || r.scheme_comparison) out["training_scheme"] = training_scheme_json(r);
   } else if (r.command == "collective") {
     out = collective_response(r);
   } else if (r.command == "search") {

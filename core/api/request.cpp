@@ -12,6 +12,7 @@
 #include "core/spec/network_batch.h"
 #include "core/spec/preset_networks.h"
 #include "core/spec/presets.h"
+#include "core/api/training_scheme_section.h"
 #include "core/base/request_limits.h"
 #include "core/transformer/transformer_net.h"
 #include "core/base/utf8.h"
@@ -324,6 +325,13 @@ const RequestField kRequestFields[] = {
     {"pipeline", Applies::kCnn, read_pipeline},
     {"overlap", Applies::kAny, [](const Json& q, Request& r) { r.overlap = read_bool(q, "overlap"); }},
     {"roofline", Applies::kCnn, [](const Json& q, Request& r) { r.scenario.cost.roofline = read_bool(q, "roofline"); }},
+    {"training_scheme", Applies::kCnn,
+     [](const Json& q, Request& r) {
+       r.training_scheme = read_training_scheme(q["training_scheme"]);
+       r.has_training_scheme = true;
+     }},
+    {"work_depth", Applies::kCnn, [](const Json& q, Request& r) { r.work_depth = read_bool(q, "work_depth"); }},
+    {"scheme_comparison", Applies::kCnn, [](const Json& q, Request& r) { r.scheme_comparison = read_bool(q, "scheme_comparison"); }},
     {"input_gradient", Applies::kCnn,
      [](const Json& q, Request& r) { r.scenario.cost.input_gradient = read_bool(q, "input_gradient"); }},
     // Time and cost to train.

@@ -8,6 +8,7 @@
 #include "core/api/transformer_request.h"
 #include "core/base/json.h"
 #include "core/cost/scenario.h"
+#include "core/training_scheme/training_scheme.h"
 
 namespace paleo {
 
@@ -35,6 +36,12 @@ struct Request {
   std::int64_t dataset_samples = 0;  // 0 = not asked
   std::int64_t epochs = 1;
   DevicePrice price;
+
+  // Training scheme on the cluster (docs/training-schemes.md).
+  bool has_training_scheme = false;
+  TrainingScheme training_scheme;
+  bool scheme_comparison = false;  // add the comparison of schemes over node counts
+  bool work_depth = false;         // add each layer's work and depth (layers, estimate)
 
   // `collective` command.
   std::string op = "allreduce";

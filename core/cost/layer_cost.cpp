@@ -1,6 +1,7 @@
 #include "core/cost/layer_cost.h"
 
 #include "core/cost/memory_bound_cost.h"
+#include "core/cost/recurrent_cost.h"
 
 namespace paleo {
 namespace {
@@ -173,6 +174,13 @@ LayerCost layer_compute_cost(const Layer& l, const CostModel& model, const CostO
       forward = matmul_cost(model, n, in, out, 2);
       data = matmul_cost(model, n, out, in, 2);
       filter = matmul_cost(model, in, n, out, 3);
+      break;
+    }
+    case LayerKind::kRecurrent: {
+      const RecurrentPasses r = recurrent_passes(l, model);
+      forward = r.forward;
+      data = r.backward_data;
+      filter = r.backward_filter;
       break;
     }
     default:

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/cost/recurrent_cost.h"
+
 namespace paleo {
 
 MemoryFootprint memory_footprint(const Network& net, const NetworkCost& cost, Optimizer optimizer,
@@ -15,7 +17,9 @@ MemoryFootprint memory_footprint(const Network& net, const NetworkCost& cost, Op
   for (std::size_t i = first; i < last; ++i) {
     const Layer& l = net.layers[i];
     params += static_cast<double>(l.params);
-    m.activations_bytes += product(l.output) * dtype_bytes(precision.activations) * activation_copies;
+    // Backpropagation through time keeps a recurrent layer's gates (and cell) of every step too.
+    m.activations_bytes += (product(l.output) + recurrent_saved_values(l)) * dtype_bytes(precision.activations) *
+                           activation_copies;
     const LayerCost& c = cost.layers[i];
     m.workspace_bytes = std::max({m.workspace_bytes, c.forward.workspace_bytes, c.backward_data.workspace_bytes,
                                   c.backward_filter.workspace_bytes});

@@ -22,6 +22,8 @@ const std::unordered_map<std::string, LayerKind>& kinds() {
       {"ReLU", LayerKind::kZeroCost},         {"ReLU6", LayerKind::kZeroCost},
       {"BatchNorm", LayerKind::kZeroCost},    {"LRN", LayerKind::kZeroCost},
       {"Scale", LayerKind::kZeroCost},
+      {"LSTM", LayerKind::kRecurrent},        {"GRU", LayerKind::kRecurrent},
+      {"RNN", LayerKind::kRecurrent},
   };
   return table;
 }
@@ -197,6 +199,29 @@ void shape_inner_product(Layer& l, const LayerSpec& spec) {
   l.weights_bytes = 4 * l.params;
 }
 
+// LSTM (4 gates), GRU (3) and Elman RNN (1) over [N, T, I]: output [N, T, H]; weights as cuDNN
+// and PyTorch keep them, G H (I + H) plus two bias vectors of G H.
+void shape_recurrent(Layer& l, const LayerSpec& spec) {
+  const Shape& in = single_input(l);
+  if (in.size() != 3) throw Error("needs a [batch, steps, features] input, got [" + shape_to_string(in) + "]", l.name, "parents");
+  const Dim h = read_dim(require_field(*spec.params, "num_units", l.name), "num_units", l.name);
+  if (h <= 0 || h > (Dim{1} << 24)) throw Error("must be an integer from 1 to 16777216", l.name, "num_units");
+  if (spec.params->contains("fused")) {
+    const Json& f = (*spec.params)["fused"];
+    if (!f.is_boolean()) throw Error("must be true or false", l.name, "fused");
+    l.rnn_fused = f.get<bool>();
+  }
+  l.rnn_units = h;
+  l.rnn_gates = l.type == "LSTM" ? 4 : l.type == "GRU" ? 3 : 1;
+  l.output = {in[0], in[1], h};
+  element_count(l.output, l.name, "num_units");
+  const Dim gh = checked_multiply(l.rnn_gates, h, "num_units", kMaxElements, l.name);
+  l.weights = {checked_add(in[2], h, "num_units", kMaxElements, l.name), gh};
+  l.params = checked_add(checked_multiply(gh, l.weights[0], "num_units", kMaxElements, l.name), 2 * gh, "num_units",
+                         kMaxElements, l.name);
+  l.weights_bytes = 4 * l.params;
+}
+
 void shape_concatenate(Layer& l, const LayerSpec& spec) {
   if (l.inputs.empty()) throw Error("needs at least one parent", l.name, "parents");
   Dim dim = read_dim(require_field(*spec.params, "dim", l.name), "dim", l.name);
@@ -241,6 +266,7 @@ void shape_layer(Layer& l, const LayerSpec& spec, Dim batch_size, const ModelPro
     case LayerKind::kDeconvolution: return shape_deconvolution(l, spec);
     case LayerKind::kPooling: return shape_pooling(l, spec);
     case LayerKind::kInnerProduct: return shape_inner_product(l, spec);
+    case LayerKind::kRecurrent: return shape_recurrent(l, spec);
     case LayerKind::kConcatenate: return shape_concatenate(l, spec);
     case LayerKind::kElementwise:
       if (l.inputs.empty()) throw Error("needs at least one parent", l.name, "parents");
@@ -288,7 +314,7 @@ const std::vector<std::string>& known_layer_types() {
   static const std::vector<std::string> names = {
       "Input", "Convolution", "Deconvolution", "Pooling", "AvgPool", "InnerProduct",
       "Dropout", "Concatenate", "Elementwise", "Softmax", "Sigmoid", "Reshape",
-      "UpSampling2D", "Generic", "ReLU", "ReLU6", "BatchNorm", "LRN", "Scale"};
+      "UpSampling2D", "Generic", "ReLU", "ReLU6", "BatchNorm", "LRN", "Scale", "LSTM", "GRU", "RNN"};
   return names;
 }
 

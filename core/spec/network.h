@@ -17,7 +17,7 @@ namespace paleo {
 // (activations, BatchNorm, LRN, Scale, Generic); profiles with cost_memory_bound_layers cost them.
 enum class LayerKind {
   kInput, kConvolution, kDeconvolution, kPooling, kInnerProduct, kDropout,
-  kConcatenate, kElementwise, kSoftmax, kReshape, kUpSampling, kZeroCost
+  kConcatenate, kElementwise, kSoftmax, kReshape, kUpSampling, kZeroCost, kRecurrent
 };
 
 struct Layer {
@@ -42,6 +42,10 @@ struct Layer {
   std::string conv_algorithm;
   Dim params = 0;
   Dim weights_bytes = 0;
+  // LSTM, GRU, RNN (Elman) over the input's [N, T, I] time steps (core/cost/recurrent_cost.h).
+  Dim rnn_units = 0;     // H
+  Dim rnn_gates = 0;     // 4, 3, 1
+  bool rnn_fused = true;  // one fused elementwise kernel per step, or one per operation
 
   // The original's device id: the split number, or device 0.
   std::string device_id() const { return on_split_device ? split_device : "0"; }

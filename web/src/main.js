@@ -9,12 +9,13 @@ import { csv, download, el } from './dom.js';
 import { attributesOf } from './embed_attributes.js';
 import { embedSnippet } from './embed_snippet.js';
 import { resizeCharts } from './charts.js';
-import { showError } from './errors.js';
+import { clearFieldError, showError } from './errors.js';
 import { SearchPanel } from './search_panel.js';
 import { cnnLayers, transformerOps } from './layers.js';
 import * as render from './render.js';
 import { startingLayout } from './transformer_defaults.js';
 import { TransformerView } from './transformer_view.js';
+import { renderScheme, showSchemeError } from './training_scheme.js';
 
 const $ = (id) => document.getElementById(id);
 let presets = null;
@@ -161,6 +162,7 @@ function failed(error, fromSpec) {
     $('error').textContent = 'The pasted spec has an error (shown next to it); the results below are out of date.';
   }
   markInvalid(fromSpec ? 'spec' : error.field, error.message);
+  if (!fromSpec) showSchemeError(error);  // a training-scheme error also next to its input
   $('results').classList.add('stale');
 }
 
@@ -270,6 +272,11 @@ async function estimateAndRender(s, current) {
   if (estimate.cluster && changed('cluster', estimate, document.documentElement.dataset.scheme)) {
     render.cluster({ summary: $('cluster-summary'), bars: $('cluster-bars'), memory: $('memory-bar'), chart: $('node-chart') },
       estimate.cluster);
+  }
+  if (changed('scheme', estimate, document.documentElement.dataset.scheme)) {
+    clearFieldError();
+    renderScheme({ section: $('scheme-section'), summary: $('scheme-summary'), table: $('scheme-table'),
+      stepChart: $('scheme-step-chart'), bytesChart: $('scheme-bytes-chart') }, estimate.training_scheme ?? null);
   }
   if (!await slice()) return false;
   if (changed('scaling', estimate, document.documentElement.dataset.scheme)) {

@@ -4,6 +4,7 @@
 // uncompressed form ("#net=vgg16&...") still loads.
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import { TRANSFORMER_DEFAULTS } from './transformer_request.js';
+import { SCHEME_DEFAULTS, schemeRequest } from './training_scheme_request.js';
 
 // The default scenario is one of today: ResNet-50 on a DGX H100 node, kernels priced with the
 // software era of the H100 (no PPP pair).
@@ -17,6 +18,7 @@ export const DEFAULTS = {
   stages: 1, micro_batches: 1,
   search_on: false, search_devices: 16, search_per_node: 4,
   ...TRANSFORMER_DEFAULTS,
+  ...SCHEME_DEFAULTS,
 };
 
 const NUMBERS = new Set(Object.keys(DEFAULTS).filter((k) => typeof DEFAULTS[k] === 'number'));
@@ -136,6 +138,8 @@ export function requests(state) {
     Object.assign(estimate, { cluster: state.cluster, nodes: state.nodes, collective: state.collective,
       overlap: state.overlap, bucket_bytes: state.bucket_mib * 1024 * 1024 });
     if (state.stages > 1) estimate.pipeline = { stages: state.stages, micro_batches: state.micro_batches };
+    const scheme = schemeRequest(state);
+    if (scheme) Object.assign(estimate, { training_scheme: scheme, scheme_comparison: true });
   }
 
   let compare = null;

@@ -1,0 +1,201 @@
+// Training schemes on a cluster step (docs/training-schemes.md): the identities that tie each
+// scheme to today's estimate, Project Adam's traffic, gossip's rounds, local SGD's amortised
+// all-reduce, global batch norm, and bad members of `training_scheme`.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "core/api.h"
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json cluster(int nodes, int devices_per_node) {
+  return {{"nodes", nodes}, {"devices_per_node", devices_per_node}, {"intra", "nvlink2_v100"}, {"inter", "ethernet_10g"}};
+}
+
+Json request(const Json& scheme, const Json& c = cluster(4, 2), const std::string& net = "resnet50_v1_5") {
+  Json r = {{"command", "estimate"}, {"net", net}, {"device", "V100_SXM2_16GB"}, {"profile", "paleo2026"},
+            {"batch_size", 32}, {"cluster", c}};
+  if (!scheme.is_null()) r["training_scheme"] = scheme;
+  return r;
+}
+
+Json run(const Json& r) {
+  const Json out = paleo::handle_request(r);
+  INFO(out.dump());
+  REQUIRE(out["ok"].get<bool>());
+  return out;
+}
+
+double step(const Json& scheme, const Json& c = cluster(4, 2), const std::string& net = "resnet50_v1_5") {
+  return run(request(scheme, c, net))["training_scheme"]["step_ms"].get<double>();
+}
+
+}  // namespace
+
+TEST_CASE("synchronous with zero jitter equals today's cluster estimate exactly") {
+  for (const Json& c : {cluster(4, 2), cluster(64, 1), cluster(1, 8)}) {
+    const Json out = run(request(Json::object(), c));
+    CHECK(out["training_scheme"]["step_ms"].get<double>() == out["cluster"]["step_ms"].get<double>());
+    CHECK(out["training_scheme"]["throughput_samples_per_s"].get<double>() ==
+          out["cluster"]["throughput_samples_per_s"].get<double>());
+    CHECK(out["training_scheme"]["staleness_expected"] == 0);
+  }
+}
+
+TEST_CASE("SSP with s = 0 equals sync and a larger bound waits less for stragglers") {
+  const Json jitter = {{"jitter", "lognormal:0.2"}};
+  Json ssp0 = jitter;
+  ssp0["consistency"] = "ssp";
+  ssp0["staleness"] = 0;
+  Json ssp4 = ssp0;
+  ssp4["staleness"] = 4;
+  const double sync = step(jitter);
+  CHECK(step(ssp0) == sync);
+  CHECK(step(ssp4) < sync);
+  CHECK(step({{"consistency", "ssp"}, {"staleness", 4}}) == step(Json::object()));  // no jitter: nothing to hide
+  CHECK(sync > step(Json::object()));
+  const Json out = run(request(ssp4));
+  CHECK(out["training_scheme"]["staleness_bound"] == 4);
+  CHECK(out["training_scheme"]["staleness_expected"] == 2);
+}
+
+TEST_CASE("asynchronous with one worker equals synchronous through the same parameter server") {
+  const Json one = cluster(1, 1);
+  const double sync_ps = step({{"exchange", "parameter_server"}}, one);
+  const double async = step({{"consistency", "async"}}, one);
+  CHECK(async == Approx(sync_ps).epsilon(1e-12));
+  // With 64 workers async PS is capped by the server's link: m n (b + g) per m updates.
+  const Json out = run(request({{"consistency", "async"}}, cluster(64, 1)));
+  const Json& ts = out["training_scheme"];
+  CHECK(ts["capped_by_servers"] == true);
+  CHECK(ts["staleness_expected"] == 63);
+  const double n = ts["parameter_server"]["pushed_bytes"].get<double>();
+  CHECK(ts["updates_per_s"].get<double>() == Approx(ts["parameter_server"]["updates_per_s_cap"].get<double>()));
+  CHECK(n == ts["dense_gradient_bytes"].get<double>());
+}
+
+TEST_CASE("compression at ratio 1 (fp32) equals no compression and fp16 halves the message") {
+  for (const Json& c : {cluster(4, 2), cluster(64, 1)}) {
+    CHECK(step({{"compression", "fp32"}}, c) == step(Json::object(), c));
+    const Json ts = run(request({{"compression", "fp16"}}, c))["training_scheme"];
+    CHECK(ts["compression_ratio"].get<double>() == 2);
+  }
+  const Json top = run(request({{"compression", "topk:0.01"}}, cluster(64, 1)))["training_scheme"];
+  CHECK(top["compression_ratio"].get<double>() == Approx(50).epsilon(1e-3));
+  CHECK(top["extra_memory_bytes"].get<double>() == top["dense_gradient_bytes"].get<double>());
+}
+
+TEST_CASE("Project Adam: FC gradients become m N (C_out + C_in) values instead of m C_out C_in") {
+  // data [16, 1024] -> fc 4096 -> fc2 1000: weights 1024 x 4096 and 4096 x 1000 (+ biases).
+  Json spec = {{"name", "fc"}, {"layers", Json::object()}};
+  spec["layers"]["data"] = {{"parents", Json::array()}, {"type", "Input"}, {"tensor", {16, 1024}}};
+  spec["layers"]["fc"] = {{"parents", {"data"}}, {"type", "InnerProduct"}, {"num_outputs", 4096}};
+  spec["layers"]["fc2"] = {{"parents", {"fc"}}, {"type", "InnerProduct"}, {"num_outputs", 1000}};
+  Json r = request({{"exchange", "parameter_server"}, {"offload_fc", true}}, cluster(8, 1));
+  r["net"] = spec;
+  r["batch_size"] = 16;
+  const Json ps = run(r)["training_scheme"]["parameter_server"];
+  const double dense = 1024.0 * 4096 + 4096.0 * 1000, offloaded = 16.0 * (1024 + 4096) + 16.0 * (4096 + 1000);
+  CHECK(ps["fc_values_dense"].get<double>() == dense);
+  CHECK(ps["fc_values_offloaded"].get<double>() == offloaded);
+  CHECK(ps["pushed_bytes"].get<double>() == 4 * (offloaded + 4096 + 1000));  // biases still sent
+  CHECK(ps["pulled_bytes"].get<double>() == 4 * (dense + 4096 + 1000));
+  CHECK(dense / offloaded == Approx(50.72).epsilon(1e-3));  // the traffic reduction at N = 16
+}
+
+TEST_CASE("gossip reaches everyone in 1.639 log2 m rounds and local SGD amortises its all-reduce over k steps") {
+  const Json g = run(request({{"averaging", "gossip"}, {"gossip_peers", 3}}, cluster(64, 1)))["training_scheme"];
+  CHECK(g["gossip_rounds"].get<double>() == Approx(1.639 * 6).epsilon(1e-12));
+  CHECK(g["wire_bytes_per_step"].get<double>() == 3 * g["dense_gradient_bytes"].get<double>());
+  const Json every1 = run(request({{"averaging", "local_sgd"}, {"averaging_every", 1}}, cluster(64, 1)))["training_scheme"];
+  const Json every8 = run(request({{"averaging", "local_sgd"}, {"averaging_every", 8}}, cluster(64, 1)))["training_scheme"];
+  CHECK(every8["exposed_comm_ms"].get<double>() == Approx(every1["exposed_comm_ms"].get<double>() / 8).epsilon(1e-12));
+  CHECK(every8["wire_bytes_per_step"].get<double>() == Approx(every1["wire_bytes_per_step"].get<double>() / 8));
+  // Ring all-reduce: each worker sends 2 n (p - 1) / p.
+  const double n = every1["dense_gradient_bytes"].get<double>();
+  CHECK(every1["wire_bytes_per_step"].get<double>() == Approx(2 * n * 63 / 64).epsilon(1e-12));
+  const Json ens = run(request({{"averaging", "ensemble"}}, cluster(64, 1)))["training_scheme"];
+  CHECK(ens["step_ms"].get<double>() == ens["compute_ms"].get<double>());
+  CHECK(ens["wire_bytes_per_step"] == 0);
+}
+
+TEST_CASE("global batch norm adds two all-reduces of 2 C values per BN layer") {
+  const Json local = run(request({{"batch_norm", "local"}}, cluster(64, 1)))["training_scheme"];
+  const Json global = run(request({{"batch_norm", "global"}}, cluster(64, 1)))["training_scheme"];
+  CHECK(local["batch_norm_sync_ms"] == 0);
+  CHECK(global["batch_norm_layers"] == 53);  // ResNet-50's BatchNorm layers
+  CHECK(global["step_ms"].get<double>() ==
+        Approx(local["step_ms"].get<double>() + global["batch_norm_sync_ms"].get<double>()).epsilon(1e-12));
+  CHECK(global["batch_norm_sync_ms"].get<double>() > 0);
+}
+
+TEST_CASE("bad training_scheme members name the member") {
+  const std::pair<Json, std::string> cases[] = {
+      {{{"consistency", "eventual"}}, "training_scheme.consistency"},
+      {{{"staleness", 4}}, "training_scheme.staleness"},  // needs ssp
+      {{{"consistency", "ssp"}, {"staleness", -1}}, "training_scheme.staleness"},
+      {{{"jitter", "lognormal:zero"}}, "training_scheme.jitter"},
+      {{{"slow_worker", -0.2}}, "training_scheme.slow_worker"},
+      {{{"compression", "topk:2"}}, "training_scheme.compression"},
+      {{{"compression", "fp16"}, {"consistency", "async"}}, "training_scheme.compression"},
+      {{{"averaging", "gossip"}, {"gossip_peers", 64}}, "training_scheme.gossip_peers"},
+      {{{"averaging", "sometimes"}}, "training_scheme.averaging"},
+      {{{"server_layout", "ring"}}, "training_scheme.server_layout"},
+      {{{"batch_norm", "yes"}}, "training_scheme.batch_norm"},
+      {{{"colour", "red"}}, "training_scheme.colour"},
+      {Json::array(), "training_scheme"},
+  };
+  for (const auto& [scheme, field] : cases) {
+    INFO(scheme.dump());
+    const Json out = paleo::handle_request(request(scheme, cluster(64, 1)));
+    REQUIRE(out["ok"] == false);
+    CHECK(out["error"]["field"] == field);
+  }
+  Json no_cluster = request({{"consistency", "sync"}});
+  no_cluster.erase("cluster");
+  const Json out = paleo::handle_request(no_cluster);
+  REQUIRE(out["ok"] == false);
+  CHECK(out["error"]["field"] == "training_scheme");
+}
+
+TEST_CASE("the comparison of schemes over node counts: each point is that scheme's own estimate") {
+  Json r = request({{"slow_worker", 0.2}}, cluster(8, 1));
+  r["scheme_comparison"] = true;
+  const Json cmp = run(r)["training_scheme"]["comparison"];
+  REQUIRE(cmp.size() == 6);
+  for (const Json& sweep : cmp) {
+    REQUIRE(sweep["points"].size() == 4);  // 1, 2, 4, 8 nodes
+    CHECK(sweep["points"][3]["workers"] == 8);
+  }
+  // The fp16 sweep's 4-node point is an fp16 estimate on 4 nodes with the same straggler.
+  CHECK(cmp[4]["scheme"] == "fp16 gradients");
+  const Json own = run(request({{"compression", "fp16"}, {"slow_worker", 0.2}}, cluster(4, 1)))["training_scheme"];
+  CHECK(cmp[4]["points"][2]["step_ms"].get<double>() == own["step_ms"].get<double>());
+  CHECK(cmp[4]["points"][2]["wire_bytes_per_step"].get<double>() == own["wire_bytes_per_step"].get<double>());
+  const Json async = run(request({{"consistency", "async"}, {"slow_worker", 0.2}}, cluster(2, 1)))["training_scheme"];
+  CHECK(cmp[2]["points"][1]["step_ms"].get<double>() == async["step_ms"].get<double>());
+}
+
+TEST_CASE("parameter servers against their closed forms: single, sharded, and the async cap") {
+  // 8 nodes of one V100 over a link of 10 us and 1 GB/s: a = 0.01 ms, b = 1e-6 ms per byte; the
+  // reduction g = 3 / 900 GB/s per byte.
+  const Json c = {{"nodes", 8}, {"devices_per_node", 1}, {"intra", "pcie3_x16"},
+                  {"inter", {{"latency_us", 10}, {"bandwidth_gb_per_s", 1}}}};
+  const double a = 0.01, b = 1e-6, g = 3.0 / 900e9 * 1e3, m = 8;
+  const Json single = run(request({{"exchange", "parameter_server"}}, c))["training_scheme"];
+  const double n = single["dense_gradient_bytes"].get<double>();
+  // Push and pull of every worker through one server's link: 2a + 2 m n b + m n g.
+  CHECK(single["exposed_comm_ms"].get<double>() == Approx(2 * a + 2 * m * n * b + m * n * g).epsilon(1e-12));
+  CHECK(single["step_ms"].get<double>() ==
+        Approx(single["compute_ms"].get<double>() + 2 * a + 2 * m * n * b + m * n * g).epsilon(1e-12));
+  // Four shards: 2a + 2 n max(m / S, 1) b + m n g / S.
+  const Json sharded = run(request({{"exchange", "parameter_server"}, {"server_layout", "sharded"}, {"servers", 4}},
+                                   c))["training_scheme"];
+  CHECK(sharded["exposed_comm_ms"].get<double>() == Approx(2 * a + 2 * n * 2 * b + m * n * g / 4).epsilon(1e-12));
+  // Asynchronous: the servers absorb S / (n (b + g)) updates per second.
+  const Json async = run(request({{"consistency", "async"}, {"server_layout", "sharded"}, {"servers", 4}}, c))["training_scheme"];
+  CHECK(async["parameter_server"]["updates_per_s_cap"].get<double>() == Approx(4 * 1e3 / (n * (b + g))).epsilon(1e-12));
+}
