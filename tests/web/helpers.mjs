@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { extname, join, normalize, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inflateRawSync } from 'node:zlib';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const dist = join(root, 'web', 'dist');
@@ -121,4 +122,13 @@ export async function assertNoAxeViolations(page, state) {
       v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', '));
   });
   if (violations.length) throw new Error(`axe, ${state}: ${violations.length} violations:\n` + violations.join('\n'));
+}
+
+// The state parameters of a page URL, whether its hash is compressed ("#z=", raw deflate in
+// base64url, web/src/state.js) or plain (links made before compression); decoded with Node's
+// zlib, independently of the page's own fflate.
+export function urlStateParams(url) {
+  const hash = new URL(url).hash.replace(/^#/, '');
+  const text = hash.startsWith('z=') ? inflateRawSync(Buffer.from(hash.slice(2), 'base64url')).toString() : hash;
+  return new URLSearchParams(text);
 }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve, launch, dist, root, cli, cliApi, assertClose, newPage, afterUpdate } from './helpers.mjs';
+import { serve, launch, dist, root, cli, cliApi, assertClose, newPage, afterUpdate, urlStateParams } from './helpers.mjs';
 
 let server, browser;
 
@@ -58,7 +58,9 @@ test('the panel\'s state is in the URL, and off means no training_scheme in the 
   assert.equal(await page.locator('#scheme-section').isVisible(), false);
   await afterUpdate(page, () => page.check('#scheme_on'));
   await afterUpdate(page, () => page.fill('#ts_compression', 'fp16'));
-  assert.match(page.url(), /ts_compression=fp16/);
+  assert.match(page.url(), /#z=/);
+  assert.equal(urlStateParams(page.url()).get('ts_compression'), 'fp16');
+  assert.equal(urlStateParams(page.url()).get('scheme_on'), '1');
   assert.equal(await page.evaluate(() => window.paleoResult.estimate.training_scheme.compression_ratio), 2);
   await page.close();
 });
