@@ -50,7 +50,7 @@ const char* const kUsage =
     "NET is a spec file or a preset key (e.g. vgg16, presets/nets/inception_v3.json, llama3_8b), or\n"
     "a transformer config file (compact {\"transformer\": {...}} or a Hugging Face config.json), or\n"
     "a Caffe .prototxt, an .onnx model (decoded by Node: tools/onnx_to_graph.mjs) or a graph JSON\n"
-    "that tool printed (docs/import.md).\n"
+    "that tool printed, or a Keras model.to_json() file (docs/import.md).\n"
     "options: --device_name --network_name --batch_size --num_workers --scaling --ppp_comp\n"
     "  --ppp_comm --use_only_gemm --use_pipeline --parallel data|model|hybrid --hybrid_workers\n"
     "  --software --profile --conv_algorithm --workspace_limit_bytes --fetch_bandwidth_gb_per_s\n"
