@@ -7,6 +7,8 @@ import { AccuracySection, expectedError } from './accuracy.js';
 import { DEFAULTS, fromHash, isNumberKey, parseWorkers, requests, toHash } from './state.js';
 import { csv, download, el } from './dom.js';
 import { embedSnippet } from './embed_snippet.js';
+import { showLinkNote, wireImport } from './import_drop.js';
+import { netKind, netFromText } from './net_text.js';
 import { resizeCharts } from './charts.js';
 import { showError } from './errors.js';
 import { SearchPanel } from './search_panel.js';
@@ -215,7 +217,7 @@ async function estimateAndRender(s, current) {
   markInvalid(compareError ? B_FIELDS[compareError.field] ?? null : null);
   $('results').classList.remove('stale');
 
-  $('net-info').textContent = `${s.spec.trim() ? 'Pasted spec' : 'Preset'} “${estimate.net.name}”: ` +
+  $('net-info').textContent = `${s.spec.trim() ? netKind(s.spec) : 'Preset'} “${estimate.net.name}”: ` +
     `${estimate.net.layer_count} layers, batch ${estimate.net.batch_size}.`;
   $('context').textContent = render.describe(estimate) + ', ' + (s.conv_algorithm || 'default algorithms') + '.';
   render.cards($('cards'), estimate, s);
@@ -352,7 +354,19 @@ async function onInput(event) {
   if (['software', 'ppp_comp', 'ppp_comm', 'price_preset', 'price', 'net', 't_cluster'].includes(id) || starts ||
       event.target.type === 'checkbox' || id === 'parallel') writeForm();
   history.replaceState(null, '', toHash(state));
+  linkNote();
   schedule(event.type === 'input' && /^(text|number|textarea)/.test(event.target.type) ? 60 : 0);
+}
+
+// An imported net can make the link too long to share: say so, and offer the net as a file.
+function linkNote() {
+  let net = state.spec;
+  try {
+    net = JSON.stringify(netFromText(state.spec), null, 1) + '\n';
+  } catch {
+    // not JSON: offered as it is
+  }
+  showLinkNote($('link-note'), $('link-note-download'), location.href.length, net);
 }
 
 // Typing waits for a pause (60 ms); a pick or a click updates at once. What is on screen for
@@ -415,16 +429,18 @@ async function start() {
     history.replaceState(null, '', toHash(state));
   }
   writeForm();
+  linkNote();
   // Every control fires `input` (selects and checkboxes too); `change` would repeat it.
   $('inputs').addEventListener('input', onInput);
   $('inputs').addEventListener('submit', (e) => e.preventDefault());
-  $('spec-file').addEventListener('change', async (e) => {
-    const file = e.target.files[0];
-    if (!file) return;
-    $('spec').value = await file.text();
-    e.target.value = '';
-    onInput({ target: $('spec') });
-  });
+  // A model file dropped on the page or picked: its text (an ONNX graph decoded) in the spec box.
+  wireImport({ target: document.body, fileInput: $('spec-file'),
+    use: (text) => {
+      $('spec').value = text;
+      $('spec-box').open = true;
+      onInput({ target: $('spec') });
+    },
+    fail: (message) => failed({ message, layer: '', field: 'spec' }, true) });
   $('spec-clear').addEventListener('click', () => {
     $('spec').value = '';
     onInput({ target: $('spec') });

@@ -1,6 +1,7 @@
 // The page state: every input, its default, its round trip through the URL hash, and the request
 // documents of docs/api.md it stands for (a CNN's here, a transformer's in transformer_request.js).
 import { TRANSFORMER_DEFAULTS } from './transformer_request.js';
+import { netFromText } from './net_text.js';
 
 export const DEFAULTS = {
   net: 'vgg16', spec: '', device: 'TITAN_X', network: 'ethernet', software: '', ppp_comp: 1, ppp_comm: 1,
@@ -54,9 +55,9 @@ export function parseWorkers(text) {
 
 // The request documents for one state: `estimate` (layers, totals, and the scaling simulation
 // when the worker list parses), `compare` (configuration B, when comparing) and `search`.
-// Throws a SyntaxError when the pasted spec is not JSON.
+// Throws a SyntaxError when the pasted spec is neither JSON nor a Caffe prototxt.
 export function requests(state) {
-  const net = state.spec.trim() ? JSON.parse(state.spec) : state.net;
+  const net = state.spec.trim() ? netFromText(state.spec) : state.net;
   const base = { net, device: state.device, interconnect: state.network, profile: state.profile,
     optimizer: state.optimizer };
   // '': the core's default (the software era's algorithm choice, or GEMM under a PPP).
