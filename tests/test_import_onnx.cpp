@@ -227,3 +227,43 @@ TEST_CASE("Spec: MatMul, last-axis InnerProduct and Softmax, Generic output_shap
   REQUIRE_FALSE(bad["ok"].get<bool>());
   CHECK(bad["error"]["field"] == "axis");
 }
+
+TEST_CASE("ONNX import: hostile sizes are errors naming the node, never wrapped numbers", "[import][onnx][errors]") {
+  const Json huge = Json::array({1LL << 40, 1LL << 40});
+  auto graph_with = [](const Json& nodes, const Json& initializers) {
+    return Json{{"onnx_graph", {{"inputs", {{{"name", "x"}, {"shape", {1, 4, 8}}}}}, {"initializers", initializers}, {"nodes", nodes}}}};
+  };
+  struct Case {
+    const char* what;
+    Json net;
+    const char* layer;
+  };
+  const std::vector<Case> cases = {
+      {"a Reshape target past 2^50 elements",
+       graph_with({{{"name", "r"}, {"op", "Reshape"}, {"inputs", {"x", "t"}}, {"outputs", {"y"}}}},
+                  {{"t", {{"dims", {2}}, {"values", huge}}}}),
+       "r"},
+      {"shape arithmetic that overflows 64 bits",
+       graph_with({{{"name", "m"}, {"op", "Mul"}, {"inputs", {"a", "a"}}, {"outputs", {"b"}}},
+                   {{"name", "r"}, {"op", "Reshape"}, {"inputs", {"x", "b"}}, {"outputs", {"y"}}}},
+                  {{"a", {{"dims", {1}}, {"values", {1LL << 62}}}}}),
+       "m"},
+      {"a Slice step of -2^63",
+       graph_with({{{"name", "s"}, {"op", "Slice"}, {"inputs", {"x", "st", "en", "ax", "sp"}}, {"outputs", {"y"}}},
+                   {{"name", "r"}, {"op", "Reshape"}, {"inputs", {"y", "t"}}, {"outputs", {"z"}}}},
+                  {{"st", {{"dims", {1}}, {"values", {-1}}}}, {"en", {{"dims", {1}}, {"values", {INT64_MIN}}}},
+                   {"ax", {{"dims", {1}}, {"values", {-1}}}}, {"sp", {{"dims", {1}}, {"values", {INT64_MIN}}}},
+                   {"t", {{"dims", {2}}, {"values", huge}}}}),
+       "r"},
+      {"an Expand to a negative size",
+       graph_with({{{"name", "e"}, {"op", "Expand"}, {"inputs", {"x", "t"}}, {"outputs", {"y"}}}},
+                  {{"t", {{"dims", {3}}, {"values", {1, -4, 8}}}}}),
+       "e"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.what);
+    const Json r = paleo::handle_request(Json{{"command", "layers"}, {"net", c.net}});
+    REQUIRE_FALSE(r["ok"].get<bool>());
+    CHECK(r["error"]["layer"] == c.layer);
+  }
+}

@@ -3,6 +3,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "core/base/checked_math.h"
 #include "core/base/error.h"
 #include "core/base/request_limits.h"
 #include "core/spec/shape.h"
@@ -235,7 +236,7 @@ class KerasMapper {
   }
   // TensorFlow's output size (Paleo's VALID and SAME are the same rules).
   Dim out_size(Dim in, Dim k, Dim s, const std::string& padding, const KerasLayer& l, const std::string& key) const {
-    const Dim out = padding == "SAME" ? (in + s - 1) / s : (in - k) / s + 1;
+    const Dim out = padding == "SAME" ? (in - 1) / s + 1 : (in - k) / s + 1;
     if (out <= 0 || (padding == "VALID" && in < k)) throw Error("the window does not fit the input", l.name, key);
     return out;
   }
@@ -291,7 +292,8 @@ class KerasMapper {
   }
   std::string depthwise_conv2d(KerasLayer& l) {
     const Dim channels = image_input(l)[3];
-    return convolution(l, channels * int_of(l, "depth_multiplier", 1), channels);
+    return convolution(l, checked_multiply(channels, int_of(l, "depth_multiplier", 1), "depth_multiplier", kMaxElements, l.name),
+                       channels);
   }
 
   std::string dense(KerasLayer& l) {
@@ -380,14 +382,15 @@ class KerasMapper {
     if (axis <= 0 || axis >= rank) throw Error("must be an axis other than the batch", l.name, "axis");
     Shape out = l.inputs[0];
     out[axis] = 0;
-    for (const Shape& s : l.inputs) out[axis] += s.size() == out.size() ? s[axis] : 0;
+    for (const Shape& s : l.inputs)
+      out[axis] = checked_add(out[axis], s.size() == out.size() ? s[axis] : 0, "inbound_nodes", kMaxElements, l.name);
     return emit(l.name, {{"type", "Concatenate"}, {"dim", axis}}, l, out);
   }
 
   std::string flatten(KerasLayer& l) {
     const Shape& in = one_input(l);
     Dim features = 1;
-    for (std::size_t i = 1; i < in.size(); ++i) features *= in[i];
+    for (std::size_t i = 1; i < in.size(); ++i) features = checked_multiply(features, in[i], "inbound_nodes", kMaxElements, l.name);
     return emit(l.name, {{"type", "Reshape"}, {"output_shape", {in[0], features}}}, l, {in[0], features});
   }
 
@@ -398,13 +401,13 @@ class KerasMapper {
     Shape out = {in[0]};
     Dim known = 1, total = 1;
     int unknown = -1;
-    for (std::size_t i = 1; i < in.size(); ++i) total *= in[i];
+    for (std::size_t i = 1; i < in.size(); ++i) total = checked_multiply(total, in[i], "inbound_nodes", kMaxElements, l.name);
     for (const Json& d : c["target_shape"]) {
       if (!d.is_number_integer()) throw Error("sizes must be integers", l.name, "target_shape");
       out.push_back(d.get<Dim>());
       if (out.back() == -1) unknown = static_cast<int>(out.size() - 1);
       else if (out.back() <= 0) throw Error("sizes must be positive (one -1 allowed)", l.name, "target_shape");
-      else known *= out.back();
+      else known = checked_multiply(known, out.back(), "target_shape", kMaxElements, l.name);
     }
     if (unknown >= 0) out[static_cast<std::size_t>(unknown)] = total / known;
     return emit(l.name, {{"type", "Reshape"}, {"output_shape", out}}, l, out);
@@ -435,7 +438,10 @@ class KerasMapper {
         throw Error("must be n, [h, w] or [[top, bottom], [left, right]]", l.name, "padding");
       }
     }
-    const Shape out = {in[0], in[1] + top + bottom, in[2] + left + right, in[3]};
+    auto grow = [&](Dim size, Dim a, Dim b) {
+      return checked_add(checked_add(size, a, "padding", kMaxElements, l.name), b, "padding", kMaxElements, l.name);
+    };
+    const Shape out = {in[0], grow(in[1], top, bottom), grow(in[2], left, right), in[3]};
     return emit(l.name, {{"type", "Generic"}, {"output_shape", out}}, l, out);
   }
 

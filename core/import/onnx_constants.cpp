@@ -4,6 +4,7 @@
 #include <functional>
 #include <unordered_map>
 
+#include "core/base/checked_math.h"
 #include "core/base/error.h"
 
 namespace paleo {
@@ -76,6 +77,21 @@ bool elementwise(const Inputs& in, OnnxConstant& out, const std::string& layer, 
   for (std::size_t i = 0; i < n; ++i) v[i] = f(a[a.size() == 1 ? 0 : i], b[b.size() == 1 ? 0 : i]);
   set_values(out, std::move(v));
   return true;
+}
+
+// Integer arithmetic of shapes: an overflow is an error naming the node, never a wrapped value.
+Dim overflowed(const std::string& layer) { throw Error("shape arithmetic overflows 64 bits", layer, "inputs"); }
+Dim add_or_throw(Dim a, Dim b, const std::string& layer) {
+  Dim r = 0;
+  return __builtin_add_overflow(a, b, &r) ? overflowed(layer) : r;
+}
+Dim sub_or_throw(Dim a, Dim b, const std::string& layer) {
+  Dim r = 0;
+  return __builtin_sub_overflow(a, b, &r) ? overflowed(layer) : r;
+}
+Dim mul_or_throw(Dim a, Dim b, const std::string& layer) {
+  Dim r = 0;
+  return __builtin_mul_overflow(a, b, &r) ? overflowed(layer) : r;
 }
 
 const std::unordered_map<std::string, Fold>& folds() {
@@ -155,7 +171,7 @@ const std::unordered_map<std::string, Fold>& folds() {
          std::vector<Dim> v;
          for (const OnnxConstant* c : in) {
            if (c->dims.size() != out.dims.size()) throw Error("inputs of different ranks", layer, "inputs");
-           out.dims[axis] += c->dims[axis];
+           out.dims[axis] = checked_add(out.dims[axis], c->dims[axis], "inputs", kMaxElements, layer);
            values = values && c->has_values;
            if (values) v.insert(v.end(), c->values.begin(), c->values.end());
          }
@@ -163,17 +179,18 @@ const std::unordered_map<std::string, Fold>& folds() {
          return true;
        }},
       {"Add", [](const Json&, const Inputs& in, OnnxConstant& out, const std::string& layer) {
-         return elementwise(in, out, layer, [](Dim a, Dim b) { return a + b; });
+         return elementwise(in, out, layer, [&layer](Dim a, Dim b) { return add_or_throw(a, b, layer); });
        }},
       {"Sub", [](const Json&, const Inputs& in, OnnxConstant& out, const std::string& layer) {
-         return elementwise(in, out, layer, [](Dim a, Dim b) { return a - b; });
+         return elementwise(in, out, layer, [&layer](Dim a, Dim b) { return sub_or_throw(a, b, layer); });
        }},
       {"Mul", [](const Json&, const Inputs& in, OnnxConstant& out, const std::string& layer) {
-         return elementwise(in, out, layer, [](Dim a, Dim b) { return a * b; });
+         return elementwise(in, out, layer, [&layer](Dim a, Dim b) { return mul_or_throw(a, b, layer); });
        }},
       {"Div", [](const Json&, const Inputs& in, OnnxConstant& out, const std::string& layer) {
          return elementwise(in, out, layer, [&layer](Dim a, Dim b) {
            if (b == 0) throw Error("divides a shape by zero", layer, "inputs");
+           if (b == -1) return sub_or_throw(0, a, layer);  // the one quotient that can overflow
            return a / b;
          });
        }},
@@ -225,7 +242,7 @@ const std::unordered_map<std::string, Fold>& folds() {
          for (std::size_t i = 0; i < out.dims.size(); ++i) {
            if (out.dims[i] == 0 && i < in[0]->dims.size()) out.dims[i] = in[0]->dims[i];
            if (out.dims[i] == -1) unknown = static_cast<int>(i);
-           else known_count *= std::max<Dim>(out.dims[i], 1);
+           else known_count = count_of({known_count, std::max<Dim>(out.dims[i], 1)});
          }
          if (unknown >= 0) out.dims[static_cast<std::size_t>(unknown)] = total / std::max<Dim>(known_count, 1);
          return true;
@@ -249,7 +266,10 @@ const std::unordered_map<std::string, Fold>& folds() {
          const Dim start = in[0]->values.at(0), limit = in[1]->values.at(0), delta = in[2]->values.at(0);
          if (delta == 0) throw Error("a range of step 0", layer, "inputs");
          std::vector<Dim> v;
-         for (Dim x = start; (delta > 0 ? x < limit : x > limit) && v.size() <= kMaxValues; x += delta) v.push_back(x);
+         for (Dim x = start; (delta > 0 ? x < limit : x > limit) && v.size() <= kMaxValues;) {
+           v.push_back(x);
+           if (__builtin_add_overflow(x, delta, &x)) break;
+         }
          out = onnx_constant_list(v);
          return true;
        }},

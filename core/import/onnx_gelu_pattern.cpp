@@ -57,8 +57,10 @@ std::unordered_map<std::size_t, OnnxGelu> find_onnx_gelus(const Json& nodes, con
     if (ix.op(e) != "Erf" || ix.output(e).empty()) continue;
     auto d = ix.producer.find(ix.input(e, 0));
     if (d == ix.producer.end() || ix.op(d->second) != "Div" || !ix.has_inputs(d->second, 2) ||
-        !constant(ix.input(d->second, 1)) || ix.consumers.at(ix.output(d->second)).size() != 1)
+        !constant(ix.input(d->second, 1)))
       continue;
+    std::size_t erf = 0;  // the division feeds the Erf only
+    if (!ix.only_consumer(ix.output(d->second), "Erf", erf) || erf != e) continue;
     const std::string x = ix.input(d->second, 0);
     std::size_t add = 0, mul = 0, half = 0;
     if (!ix.only_consumer(ix.output(e), "Add", add) || !ix.only_consumer(ix.output(add), "Mul", mul)) continue;

@@ -4,6 +4,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "core/base/checked_math.h"
 #include "core/base/error.h"
 #include "core/base/request_limits.h"
 #include "core/import/onnx_constants.h"
@@ -22,9 +23,10 @@ struct Tensor {
   bool image = false;
 };
 
-Dim product_of(const std::vector<Dim>& dims, std::size_t from, std::size_t to) {
+// The product of dims[from, to); an error naming the node past kMaxElements or on a negative size.
+Dim product_of(const std::vector<Dim>& dims, std::size_t from, std::size_t to, const std::string& layer) {
   Dim n = 1;
-  for (std::size_t i = from; i < to && i < dims.size(); ++i) n *= dims[i];
+  for (std::size_t i = from; i < to && i < dims.size(); ++i) n = checked_multiply(n, dims[i], "inputs", kMaxElements, layer);
   return n;
 }
 
@@ -201,7 +203,7 @@ class OnnxMapper {
     if (op == "Gemm" || op == "MatMul") return matmul(n, name, op, attrs, in);
     if (op == "Flatten") {
       const Dim axis = axis_in(int_attr(attrs, "axis", 1), s.size() + 1, name);
-      return view(n, name, x, {product_of(s, 0, axis), product_of(s, axis, s.size())}, "Reshape");
+      return view(n, name, x, {product_of(s, 0, axis, name), product_of(s, axis, s.size(), name)}, "Reshape");
     }
     if (op == "Reshape") return reshape(n, name, attrs, x);
     if (op == "Transpose") return transpose(n, name, attrs, x);
@@ -268,17 +270,17 @@ class OnnxMapper {
   void reshape(const Json& n, const std::string& name, const Json& attrs, const Tensor& x) {
     const std::vector<Dim>& target = valued_input(n, 1, name, "target shape").values;
     std::vector<Dim> out = target;
-    const Dim total = product_of(x.shape, 0, x.shape.size());
+    const Dim total = product_of(x.shape, 0, x.shape.size(), name);
     Dim known = 1;
     int unknown = -1;
     for (std::size_t i = 0; i < out.size(); ++i) {
       if (out[i] == 0 && !int_attr(attrs, "allowzero", 0) && i < x.shape.size()) out[i] = x.shape[i];
       if (out[i] == -1 && unknown < 0) unknown = static_cast<int>(i);
       else if (out[i] <= 0) throw Error("target dimensions must be positive (one -1 allowed)", name, "inputs");
-      else known *= out[i];
+      else known = checked_multiply(known, out[i], "inputs", kMaxElements, name);
     }
     if (unknown >= 0) out[static_cast<std::size_t>(unknown)] = known > 0 ? total / known : 0;
-    if (product_of(out, 0, out.size()) != total)
+    if (product_of(out, 0, out.size(), name) != total)
       throw Error("the target [" + shape_to_string(out) + "] does not hold the input's " + std::to_string(total) + " elements",
                   name, "inputs");
     view(n, name, x, out, "Reshape");
@@ -313,18 +315,20 @@ class OnnxMapper {
     std::vector<Dim> out = x.shape;
     for (std::size_t i = 0; i < starts.size(); ++i) {
       const std::size_t a = static_cast<std::size_t>(axis_in(axes[i], out.size(), name));
-      const Dim dim = x.shape[a], step = steps.empty() ? 1 : steps[i];
+      const Dim dim = x.shape[a];
+      // A step beyond the dimension takes one element either way (and keeps the sums below in range).
+      const Dim step = std::clamp<Dim>(steps.empty() ? 1 : steps[i], -kMaxElements, kMaxElements);
       if (step == 0) throw Error("a step of 0", name, "inputs");
       Dim b = starts[i] < 0 ? starts[i] + dim : starts[i];
       Dim e = ends[i] < 0 ? ends[i] + dim : ends[i];
       if (step > 0) {
         b = std::clamp<Dim>(b, 0, dim);
         e = std::clamp<Dim>(e, 0, dim);
-        out[a] = e > b ? (e - b + step - 1) / step : 0;
+        out[a] = e > b ? (e - b - 1) / step + 1 : 0;
       } else {
         b = std::clamp<Dim>(b, -1, dim - 1);
         e = std::clamp<Dim>(e, -1, dim - 1);
-        out[a] = b > e ? (b - e - step - 1) / -step : 0;
+        out[a] = b > e ? (b - e - 1) / -step + 1 : 0;
       }
       if (out[a] <= 0) throw Error("selects nothing", name, "inputs");
     }
@@ -417,7 +421,7 @@ class OnnxMapper {
       if (!t && (!c || !c->known)) throw Error("an input of unknown shape", name, "inputs");
       const std::vector<Dim>& dims = t ? t->shape : c->dims;
       if (dims.size() != out.size()) throw Error("inputs of different ranks", name, "inputs");
-      out[axis] += dims[axis];
+      out[axis] = checked_add(out[axis], dims[axis], "inputs", kMaxElements, name);
       constants = constants || !t;
     }
     const Dim dim = paleo_axis(x, axis);
@@ -441,7 +445,8 @@ class OnnxMapper {
     bool same_ok = true, valid_ok = true;
     out_hw.assign(2, 0);
     for (int i = 0; i < 2; ++i) {
-      const Dim padded = in_hw[i] + pads[i] + pads[i + 2];
+      const Dim padded = checked_add(checked_add(in_hw[i], pads[i], "pads", kMaxElements, name), pads[i + 2], "pads",
+                                     kMaxElements, name);
       if (st[i] <= 0 || k[i] <= 0 || padded < k[i]) throw Error("the window does not fit the input", name, "kernel_shape");
       out_hw[i] = (padded - k[i]) / st[i] + 1;
       any_pad = any_pad || pads[i] != 0 || pads[i + 2] != 0;
