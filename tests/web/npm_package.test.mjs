@@ -55,6 +55,41 @@ test('the tarball: name, the API version, the license, both entries and the typi
     assert.ok(typings.includes(name), name);
 });
 
+// tsc on a user's TypeScript file against the installed package's typings; its diagnostics.
+function typecheck(name, source) {
+  const project = join(scratch, 'docs-site');
+  writeFileSync(join(project, name), source);
+  try {
+    execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--strict',
+      '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom', name],
+    { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return '';
+  } catch (e) {
+    return e.stdout + e.stderr;
+  }
+}
+
+test('TypeScript: the typings check a correct use and reject a wrong one', () => {
+  assert.equal(typecheck('good.ts', `import { estimate, search, presets, type EstimateResponse } from 'paleo-estimator';
+import 'paleo-estimator/element';
+const r = await estimate({ net: 'vgg16', device: 'TITAN_X', batch_size: 64, workers: [1, 2], scaling: ['weak'] });
+const step: number = r.ok ? r.totals.step_ms : 0;
+const layers: EstimateResponse['layers'] = r.ok ? r.layers : [];
+const s = await search({ net: 'alex_v2', devices: 16, devices_per_node: 4 });
+const speedup: number = s.ok ? s.speedup_over_data_parallel : 1;
+const keys: string[] = ((await presets()) as { nets?: { key: string }[] }).nets?.map((n) => n.key) ?? [];
+const element = document.querySelector('paleo-estimate');
+const last = element?.result;
+console.log(step, layers.length, speedup, keys, last);
+`), '');
+  const wrong = typecheck('bad.ts', `import { estimate } from 'paleo-estimator';
+const r = await estimate({ net: 'vgg16', batch_size: '64', conv_algorithm: 'fastest' });
+const flops: string = r.ok ? r.totals.forward_flops : '';
+`);
+  assert.match(wrong, /bad\.ts\(2,/);   // batch_size and conv_algorithm
+  assert.match(wrong, /bad\.ts\(3,/);   // forward_flops is a number
+});
+
 test('a Node script: estimate, search and presets equal the CLI', () => {
   const script = join(scratch, 'docs-site', 'run.mjs');
   writeFileSync(script, `import { estimate, search, presets, version } from 'paleo-estimator';

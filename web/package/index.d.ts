@@ -67,10 +67,11 @@ export type Collective =
   | 'ring' | 'recursive_doubling' | 'rabenseifner' | 'binomial_tree' | 'double_binary_tree'
   | 'parameter_server' | 'sharded_parameter_server' | 'hierarchical' | 'auto';
 
-/** The fields of a request (docs/api.md, "Request"); unknown fields are an error. */
-export interface Request {
-  command?: 'estimate' | 'simulate' | 'layers' | 'summary' | 'collective' | 'search' | 'plan' | 'inference' |
-    'validate' | 'calibrate' | 'presets' | 'version';
+export type Command = 'estimate' | 'simulate' | 'layers' | 'summary' | 'collective' | 'search' | 'plan' | 'inference' |
+  'validate' | 'calibrate' | 'presets' | 'version';
+
+/** The common fields of a request (docs/api.md, "Request"); the core rejects unknown fields. */
+export interface RequestFields {
   profile?: 'paleo2017' | 'paleo2026';
   net?: Net;
   device?: string | DeviceSpec;
@@ -105,12 +106,19 @@ export interface Request {
   pipeline?: { stages: number; micro_batches: number; schedule?: 'gpipe' | '1f1b'; split?: number[] };
   /** The `search` command: devices in all. */
   devices?: number;
-  /** Transformer and other commands' fields (docs/api.md, "Transformers", "collective", ...). */
+}
+
+/** Transformer and other commands' fields (docs/api.md, "Transformers", "collective", ...). */
+export interface OtherFields {
   [field: string]: unknown;
 }
 
-export type EstimateRequest = Omit<Request, 'command'>;
-export type SearchRequest = Omit<Request, 'command'> & { net: Net; devices: number; devices_per_node?: number };
+/** Any request document. */
+export type Request = RequestFields & OtherFields & { command: Command };
+/** estimate(): the request without its command. */
+export type EstimateRequest = RequestFields & OtherFields;
+/** search(): a net and the devices, per-device batch in `batch_size`. */
+export type SearchRequest = RequestFields & OtherFields & { net: Net; devices: number };
 
 export interface ErrorResponse {
   ok: false;
