@@ -267,3 +267,22 @@ TEST_CASE("ONNX import: hostile sizes are errors naming the node, never wrapped 
     CHECK(r["error"]["layer"] == c.layer);
   }
 }
+
+TEST_CASE("ONNX import: a graph exported at batch 2 that merges the batch is an error naming the node", "[import][onnx][errors]") {
+  // [2, 4, 8] reshaped to [8, 8]: the two samples' rows are one dimension now.
+  const Json net = {{"onnx_graph",
+                     {{"inputs", {{{"name", "x"}, {"shape", {2, 4, 8}}}}},
+                      {"initializers", {{"t", {{"dims", {2}}, {"values", {8, 8}}}}, {"W", {{"dims", {8, 3}}}}}},
+                      {"nodes",
+                       {{{"name", "merge"}, {"op", "Reshape"}, {"inputs", {"x", "t"}}, {"outputs", {"y"}}},
+                        {{"name", "proj"}, {"op", "MatMul"}, {"inputs", {"y", "W"}}, {"outputs", {"z"}}}}}}}};
+  const Json r = paleo::handle_request(Json{{"command", "layers"}, {"net", net}});
+  REQUIRE_FALSE(r["ok"].get<bool>());
+  CHECK(r["error"]["layer"] == "merge");
+  CHECK(r["error"]["message"].get<std::string>().find("export the model at batch 1") != std::string::npos);
+  // Exported at batch 1, the same graph prices any batch: 2 samples of 4 rows by an 8x3 weight.
+  Json one = net;
+  one["onnx_graph"]["inputs"][0]["shape"][0] = 1;
+  one["onnx_graph"]["initializers"]["t"]["values"] = {4, 8};
+  CHECK(forward_flops_at(one, 2) == 2.0 * (2 * 4) * 8 * 3);
+}

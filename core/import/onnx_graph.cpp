@@ -142,6 +142,9 @@ class OnnxMapper {
     spec_["layers"][name] = std::move(params);
   }
   void bind_outputs(const Json& n, const Tensor& t) {
+    if (batch_ > 1 && batch_index(t) < 0)  // Paleo keeps the batch apart: it cannot follow this one
+      throw Error("merges the batch of " + std::to_string(batch_) + " the graph was exported at into another dimension; "
+                  "export the model at batch 1 or with a symbolic batch", n.value("name", ""), "inputs");
     for (const Json& out : n["outputs"])
       if (!out.get<std::string>().empty()) tensors_[out.get<std::string>()] = t;
   }
