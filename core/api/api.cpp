@@ -5,9 +5,13 @@
 
 #include "core/api/transformer_response.h"
 #include "core/api/cluster_section.h"
+#include "core/api/estimate_warnings.h"
+#include "core/api/train_section.h"
 #include "core/api/request.h"
 #include "core/calibration/calibration.h"
+#include "core/cluster/collectives.h"
 #include "core/cost/conv_algorithms.h"
+#include "core/cost/memory_footprint.h"
 #include "core/base/error.h"
 #include "core/spec/presets.h"
 #include "core/base/request_limits.h"
@@ -58,7 +62,10 @@ Json common_header(const Request& r) {
 
 Json totals_json(const Scenario& s, const NetworkCost& c) {
   const double fwd = forward_ms(s, c), bwd = backward_ms(s, c), upd = update_ms(s, c);
-  return {{"forward_ms", fwd}, {"backward_ms", bwd}, {"update_ms", upd}, {"step_ms", fwd + bwd + upd},
+  const double step = fwd + bwd + upd;
+  const double throughput = step > 0 ? static_cast<double>(s.batch_size) / step * 1e3 : 0;
+  return {{"forward_ms", fwd}, {"backward_ms", bwd}, {"update_ms", upd}, {"step_ms", step},
+          {"throughput_samples_per_s", throughput},
           {"forward_comp_ms", c.forward.comp_ms}, {"forward_mem_ms", c.forward.mem_ms},
           {"backward_comp_ms", c.backward.comp_ms}, {"backward_mem_ms", c.backward.mem_ms},
           {"update_comp_ms", c.update.comp_ms}, {"update_mem_ms", c.update.mem_ms},
@@ -70,7 +77,7 @@ Json totals_json(const Scenario& s, const NetworkCost& c) {
           {"activation_bytes", c.activation_bytes}};
 }
 
-Json layers_response(const Request& r) {
+Json layers_response(const Request& r, std::vector<std::string>& warnings) {
   const Scenario& s = r.scenario;
   const CostedNetwork c = cost_at_batch(s, s.batch_size);
   Json out = common_header(r);
@@ -91,6 +98,11 @@ Json layers_response(const Request& r) {
   }
   out["layers"] = std::move(layers);
   out["totals"] = totals_json(s, c.cost);
+  // One device holds the whole step unless a cluster section prices it (with its own memory).
+  if (!s.has_cluster) {
+    const MemoryFootprint m = memory_footprint(c.net, c.cost, s.cost.optimizer, s.device.memory_bytes);
+    if (auto w = memory_warning(s.device, m, "one device")) warnings.push_back(*w);
+  }
   // How far estimates of this kind land from published measurements (docs/validation.md).
   out["expected_error"] = expected_error_json(s.has_cluster ? "cnn_data_parallel" : "cnn_single_gpu");
   return out;
@@ -118,14 +130,18 @@ Json data_parallel_json(const Request& r) {
   for (const ScalingTable& t : simulate_data_parallel(r.scenario, r.workers, r.scalings)) {
     Json rows = Json::array();
     for (const ScalingRow& row : t.rows) {
-      Json comm = Json::object(), speedup = Json::object();
+      Json comm = Json::object(), step = Json::object(), speedup = Json::object();
+      std::size_t fastest = 0;
       for (std::size_t k = 0; k < kOriginalSchemes.size(); ++k) {
         comm[scheme_name(kOriginalSchemes[k])] = row.comm_ms[k];
+        step[scheme_name(kOriginalSchemes[k])] = row.comp_ms + row.comm_ms[k];
         speedup[scheme_name(kOriginalSchemes[k])] = row.speedup[k];
+        if (row.comm_ms[k] < row.comm_ms[fastest]) fastest = k;
       }
       rows.push_back({{"workers", row.workers}, {"batch_size", row.batch_size}, {"iter", row.iterations},
                       {"time_fwd_ms", row.fwd_ms}, {"time_bwd_ms", row.bwd_ms}, {"time_apply_ms", row.apply_ms},
-                      {"time_comp_ms", row.comp_ms}, {"comm_ms", comm}, {"speedup", speedup}});
+                      {"time_comp_ms", row.comp_ms}, {"comm_ms", comm}, {"step_ms", step},
+                      {"fastest_scheme", scheme_name(kOriginalSchemes[fastest])}, {"speedup", speedup}});
     }
     tables.push_back({{"scaling", t.scaling}, {"rows", rows}});
   }
@@ -140,10 +156,11 @@ Json hybrid_row_json(const HybridRow& row) {
           {"sync_time_ms", row.sync_ms}};
 }
 
-Json simulation_json(const Request& r) {
+Json simulation_json(const Request& r, std::vector<std::string>& warnings) {
   Json out = {{"parallel", r.parallel}};
   if (r.parallel == "data") {
     out["scaling"] = data_parallel_json(r);
+    for (std::string& w : batch_split_warnings(r.scenario.batch_size, r.workers, r.scalings)) warnings.push_back(std::move(w));
   } else if (r.parallel == "model") {
     ModelParallelResult m = simulate_model_parallel(r.scenario);
     out["forward"] = bounds_json(m.forward);
@@ -156,12 +173,26 @@ Json simulation_json(const Request& r) {
   return out;
 }
 
+Json original_scheme_names() {
+  Json names = Json::array();
+  for (OriginalScheme scheme : kOriginalSchemes) names.push_back(scheme_name(scheme));
+  return names;
+}
+
+// The values of a request's "collective": auto, each flat all-reduce, hierarchical.
+Json gradient_collective_names() {
+  Json names = Json::array({collective_algorithm_name(CollectiveAlgorithm::kAuto)});
+  for (CollectiveAlgorithm a : flat_algorithms(CollectiveOp::kAllReduce)) names.push_back(collective_algorithm_name(a));
+  names.push_back(collective_algorithm_name(CollectiveAlgorithm::kHierarchical));
+  return names;
+}
+
 Json presets_response() {
   const Presets& p = Presets::instance();
   Json nets = Json::array();
   for (const std::string& key : p.net_keys()) {
     const Json& spec = p.net(key);
-    Json entry = {{"key", key}, {"name", spec.value("name", key)}};
+    Json entry = {{"key", key}, {"name", spec.value("name", key)}, {"label", spec.value("label", key)}};
     try {
       entry["batch_size"] = spec_batch_size(expand_net_spec(spec));
     } catch (const Error&) {
@@ -178,7 +209,8 @@ Json presets_response() {
   return {{"ok", true}, {"command", "presets"}, {"nets", nets}, {"transformers", transformers}, {"devices", p.devices()},
           {"interconnects", p.interconnects()}, {"software", p.software_list()}, {"scenarios", p.scenarios()},
           {"prices", p.prices()}, {"links", p.links()}, {"clusters", p.clusters()}, {"profiles", profile_names()},
-          {"conv_algorithms", conv_algorithm_names()}};
+          {"conv_algorithms", conv_algorithm_names()}, {"original_schemes", original_scheme_names()},
+          {"collectives", gradient_collective_names()}};
 }
 
 const Request& require_net(const Request& r) {
@@ -201,11 +233,13 @@ Json dispatch(const Json& request) {
   std::vector<std::string> warnings = r.warnings;
   Json out;
   if (r.command == "layers") {
-    out = layers_response(require_net(r));
+    out = layers_response(require_net(r), warnings);
   } else if (r.command == "estimate") {
-    out = layers_response(require_net(r));
-    if (r.workers_given) out["simulation"] = simulation_json(r);
+    out = layers_response(require_net(r), warnings);
+    if (r.workers_given) out["simulation"] = simulation_json(r, warnings);
     if (r.scenario.has_cluster) out["cluster"] = cluster_step_json(r, warnings);
+    Json train = cnn_train_json(r, out);
+    if (!train.is_null()) out["train"] = std::move(train);
   } else if (r.command == "collective") {
     out = collective_response(r);
   } else if (r.command == "search") {
@@ -213,7 +247,7 @@ Json dispatch(const Json& request) {
   } else if (r.command == "simulate") {
     out = common_header(require_net(r));
     out["net"] = {{"name", r.scenario.spec.name}, {"batch_size", r.scenario.batch_size}};
-    out.update(simulation_json(r));
+    out.update(simulation_json(r, warnings));
   }
   if (!out.is_null()) {
     out["warnings"] = warnings;

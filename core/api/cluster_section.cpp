@@ -1,5 +1,6 @@
 #include "core/api/cluster_section.h"
 
+#include "core/api/estimate_warnings.h"
 #include "core/cluster/cluster_step.h"
 #include "core/base/error.h"
 
@@ -92,6 +93,14 @@ Json cluster_step_json(const Request& r, std::vector<std::string>& warnings) {
   NetworkPricer pricer(r.scenario);  // the network costs the same on every cluster size
   const ClusterStep step = cluster_step(r.scenario, options, pricer);
   Json j = step_json(step);
+  if (auto w = slow_link_warning(step.cluster, step.chosen.algorithm, step.chosen.sync.comm_ms,
+                                 step.forward_ms + step.backward_ms + step.update_ms))
+    warnings.push_back(*w);
+  for (std::size_t i = 0; i < step.memory.size(); ++i) {
+    const std::string where = step.memory.size() > 1 ? "each device of pipeline stage " + std::to_string(i + 1)
+                                                     : "each device of the cluster";
+    if (auto w = memory_warning(r.scenario.device, step.memory[i], where)) warnings.push_back(*w);
+  }
   // The same step on 1, 2, 4, ... nodes of the same kind, for the scaling plot.
   Json scaling = Json::array();
   Scenario s = r.scenario;

@@ -271,6 +271,12 @@ void read_link(const Json& q, Request& r) {
   r.has_link = true;
 }
 
+void read_dataset_samples(const Json& q, Request& r) {
+  r.dataset_samples = read_number(q, "dataset_samples", "");
+  if (!(r.dataset_samples >= 1 && r.dataset_samples <= kMaxDatasetSamples))
+    throw Error("must be from 1 to 1e15 samples, got " + echo(q["dataset_samples"]), "", "dataset_samples");
+}
+
 // ---- The table ----------------------------------------------------------------------------------
 
 // Which nets a field applies to: a field of the other kind is an error rather than ignored.
@@ -321,6 +327,10 @@ const RequestField kRequestFields[] = {
     {"roofline", Applies::kCnn, [](const Json& q, Request& r) { r.scenario.cost.roofline = read_bool(q, "roofline"); }},
     {"input_gradient", Applies::kCnn,
      [](const Json& q, Request& r) { r.scenario.cost.input_gradient = read_bool(q, "input_gradient"); }},
+    // Time and cost to train.
+    {"dataset_samples", Applies::kCnn, read_dataset_samples},
+    {"epochs", Applies::kCnn, [](const Json& q, Request& r) { r.epochs = read_count(q["epochs"], "epochs", kMaxEpochs); }},
+    {"price_per_gpu_hour", Applies::kAny, [](const Json& q, Request& r) { r.price = read_price_per_gpu_hour(q); }},
     // The `collective` command.
     {"op", Applies::kCnn, [](const Json& q, Request& r) { r.op = read_key(q, "op"); }},
     {"algorithm", Applies::kCnn, [](const Json& q, Request& r) { r.algorithm = read_key(q, "algorithm"); }},

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/api/price_field.h"
 #include "core/api/transformer_request.h"
 #include "core/base/json.h"
 #include "core/cost/scenario.h"
@@ -29,6 +30,11 @@ struct Request {
   std::int64_t micro_batches = 1;
   std::string pipeline_schedule = "1f1b";  // gpipe or 1f1b
   std::vector<std::int64_t> pipeline_split;      // layers per stage; empty = balanced automatically
+
+  // Time and cost to train (`estimate`, docs/api.md): passes over a dataset, a device-hour's price.
+  double dataset_samples = 0;  // 0 = not asked
+  std::int64_t epochs = 1;
+  DevicePrice price;
 
   // `collective` command.
   std::string op = "allreduce";

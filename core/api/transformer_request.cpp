@@ -1,5 +1,6 @@
 #include "core/api/transformer_request.h"
 
+#include "core/api/price_field.h"
 #include "core/base/checked_math.h"
 #include "core/base/error.h"
 #include "core/spec/presets.h"
@@ -19,24 +20,6 @@ std::int64_t read_count_field(const Json& request, const char* field, std::int64
 bool read_flag(const Json& request, const char* field) {
   if (!request[field].is_boolean()) throw Error("must be true or false, got " + echo(request[field]), "", field);
   return request[field].get<bool>();
-}
-
-// The price of one device-hour: a number, or the key of a price preset.
-void read_price(const Json& request, TransformerRequest& t) {
-  if (!request.contains("price_per_gpu_hour")) return;
-  const Json& v = request["price_per_gpu_hour"];
-  if (v.is_string()) {
-    for (const Json& p : Presets::instance().prices())
-      if (p.value("key", "") == v.get<std::string>()) {
-        t.price_per_gpu_hour = p["usd_per_device_hour"].get<double>();
-        t.price_key = v.get<std::string>();
-        return;
-      }
-    throw Error("unknown price preset '" + v.get<std::string>() + "'", "", "price_per_gpu_hour");
-  }
-  t.price_per_gpu_hour = read_number(request, "price_per_gpu_hour", "");
-  if (!(t.price_per_gpu_hour >= 0 && t.price_per_gpu_hour < 1e6))
-    throw Error("must be from 0 to 1e6 US dollars, or a price preset key", "", "price_per_gpu_hour");
 }
 
 }  // namespace
@@ -111,7 +94,9 @@ TransformerRequest parse_transformer_request(const Json& request, const Device& 
     t.train_tokens = read_number(request, "train_tokens", "");
     if (!(t.train_tokens >= 0 && t.train_tokens <= 1e16)) throw Error("must be from 0 to 1e16 tokens", "", "train_tokens");
   }
-  read_price(request, t);
+  const DevicePrice price = read_price_per_gpu_hour(request);
+  t.price_per_gpu_hour = price.usd_per_device_hour;
+  t.price_key = price.key;
   t.era = software_era_of_request(request, device, "transformer");
   o.efficiency = t.era.efficiency;
   if (request.contains("batch_size")) t.batch = read_count_field(request, "batch_size", 1, 1 << 20);

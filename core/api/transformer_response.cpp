@@ -1,6 +1,7 @@
 #include "core/api/transformer_response.h"
 
 #include "core/base/error.h"
+#include "core/cost/time_to_train.h"
 #include "core/planner/layout_planner.h"
 #include "core/transformer/inference_step.h"
 #include "core/transformer/training_step.h"
@@ -70,14 +71,13 @@ Json op_rows_json(const std::vector<OpRow>& rows) {
 
 Json train_json(const TrainingEstimate& e, const TransformerRequest& t) {
   if (t.train_tokens <= 0) return nullptr;
-  const double steps = t.train_tokens / e.tokens_per_step;
-  const double seconds = steps * e.step_ms / 1e3;
-  const double device_hours = seconds / 3600 * static_cast<double>(e.devices);
-  Json j = {{"tokens", t.train_tokens}, {"steps", steps}, {"time_s", seconds}, {"time_days", seconds / 86400},
-            {"device_hours", device_hours}};
+  const TimeToTrain train = time_to_train(t.train_tokens / e.tokens_per_step, e.step_ms,
+                                          static_cast<double>(e.devices), t.price_per_gpu_hour);
+  Json j = {{"tokens", t.train_tokens}, {"steps", train.steps}, {"time_s", train.time_s},
+            {"time_days", train.time_days}, {"device_hours", train.device_hours}};
   if (t.price_per_gpu_hour > 0) {
     j["price_per_gpu_hour"] = t.price_per_gpu_hour;
-    j["cost_usd"] = device_hours * t.price_per_gpu_hour;
+    j["cost_usd"] = train.cost_usd;
     if (!t.price_key.empty()) j["price_key"] = t.price_key;
   }
   return j;

@@ -22,6 +22,10 @@ constexpr std::int64_t kMaxBatch = std::int64_t{1} << 31;
 // Devices of a cluster (nodes x devices_per_node), workers of a simulation, parameter servers.
 constexpr std::int64_t kMaxDevices = 1000000;
 
+// Time to train: samples of the dataset, and epochs over it.
+constexpr double kMaxDatasetSamples = 1e15;
+constexpr std::int64_t kMaxEpochs = 1000000;
+
 // Lists of a request: `workers` entries; `scaling` names each of weak and strong at most once.
 constexpr std::size_t kMaxWorkersListLength = 256;
 constexpr std::size_t kMaxScalingListLength = 2;

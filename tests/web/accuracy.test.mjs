@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve, launch, dist, root, cliApi, assertClose, newPage, afterUpdate } from './helpers.mjs';
+import { serve, launch, dist, root, cliApi, assertClose, newPage, afterUpdate, assertNoAxeViolations } from './helpers.mjs';
 import { absPercent, compareUnit, expectedErrorText, sig, signedPercent, splitSource } from '../../web/src/format.js';
 
 let server, browser, validation;
@@ -38,7 +38,7 @@ async function openSection(page) {
 }
 
 test('the expected error beside a CNN estimate is the response\'s, for one device and for a cluster', async () => {
-  const page = await open();
+  const page = await open('#net=vgg16');  // a link of before compression: one Titan X, no cluster
   const shown = await page.evaluate(() => window.paleoResult);
   const e = shown.estimate.expected_error;
   assert.equal(e.family, 'cnn_single_gpu');
@@ -62,6 +62,7 @@ test('the expected error beside a CNN estimate is the response\'s, for one devic
   await page.waitForSelector('#accuracy-chart[data-points] canvas');
   assert.equal(await page.locator('#accuracy').evaluate((d) => d.open), true);
   assert.deepEqual(page.errors, []);
+  await assertNoAxeViolations(page, 'the accuracy section open');
   await page.close();
 });
 

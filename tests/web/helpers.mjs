@@ -108,3 +108,17 @@ export function assertClose(actual, expected, relative, path = '$') {
   }
   if (actual !== expected) throw new Error(`${path}: ${JSON.stringify(actual)} != ${JSON.stringify(expected)}`);
 }
+
+// axe-core (npm axe-core), evaluated in the page through the DevTools protocol (the page's
+// Content-Security-Policy allows no injected script tag): the WCAG 2 A and AA rules on the page as
+// it is now. Throws, listing each violation and its first elements, unless there is none.
+const axeSource = await readFile(join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+export async function assertNoAxeViolations(page, state) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const result = await window.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] });
+    return result.violations.map((v) => `${v.id} (${v.nodes.length}): ${v.help}; ` +
+      v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', '));
+  });
+  if (violations.length) throw new Error(`axe, ${state}: ${violations.length} violations:\n` + violations.join('\n'));
+}

@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve, launch, dist, root, cliApi, assertClose, newPage, afterUpdate } from './helpers.mjs';
+import { serve, launch, dist, root, cliApi, assertClose, newPage, afterUpdate, assertNoAxeViolations } from './helpers.mjs';
 import { bytes, count, ms } from '../../web/src/format.js';
 
 let server, browser;
@@ -106,6 +106,7 @@ test('picking Llama 3 8B gives 8 x H100 bf16 defaults and the CLI\'s step time, 
   assert.deepEqual(saved.requests.estimate, request);
   assertClose(saved.transformer, cli, 1e-12);
   assert.deepEqual(page.errors, []);
+  await assertNoAxeViolations(page, 'Llama 3 8B picked');
   await page.close();
 });
 
@@ -132,8 +133,13 @@ test('an uploaded Hugging Face config.json and a pasted compact config give esti
   assert.equal(cli.model.source, 'huggingface');
   assert.match(await page.locator('#net-info').textContent(), /^Pasted Hugging Face config/);
   assert.equal(await card(page, 'Step'), ms(cli.step_ms) + ' ms');
-  // The config stays in the link.
-  assert.match(page.url(), /config=/);
+  // The config stays in the (compressed) link.
+  assert.match(page.url(), /#z=[A-Za-z0-9_-]+$/);
+  const again = await newPage(browser);
+  await again.goto(page.url());
+  await again.waitForSelector('body[data-ready=true]');
+  assert.deepEqual(JSON.parse(await again.locator('#config').inputValue()), hf);
+  await again.close();
 
   const compact = { transformer: { name: 'tiny', layers: 4, hidden: 512, heads: 8, ffn_hidden: 2048, vocab: 32000,
     seq_len: 1024 } };
@@ -152,7 +158,7 @@ test('an uploaded Hugging Face config.json and a pasted compact config give esti
   await afterUpdate(page, () => page.click('#config-clear'));
   assert.equal(await page.locator('#config-error').isVisible(), false);
   assert.equal(await page.locator('#cards').isVisible(), true);
-  assert.equal((await result(page)).estimate.net.name, 'VGG 16 - FROM SLIM');
+  assert.equal((await result(page)).estimate.net.name, 'ResNet-50 v1.5');
   assert.deepEqual(page.errors, []);
   await page.close();
 });
@@ -250,5 +256,6 @@ test('the transformer view fits a phone-width screen', async () => {
   assert.ok(width <= 375, `page is ${width} px wide`);
   assert.match(await page.locator('#summary-bar').textContent(), /tokens\/s · MFU/);
   await page.screenshot({ path: join(artifacts, 'transformer-phone.png') });
+  await assertNoAxeViolations(page, 'the transformer view on a phone');
   await page.close();
 });

@@ -72,19 +72,19 @@ test('the page\'s search shows progress, ends with the latest inputs\' answer, a
   assert.equal(states.at(-1), 'done');
   assert.ok(!states.slice(0, -1).includes('done') || states.indexOf('done') > states.indexOf('running'), states.join());
 
-  // The price, the dataset and the epochs enter no request: nothing is sent to the core, and the
-  // search on screen stays (not searched again).
+  // The price and the epochs enter the estimate's request only (the core prices the time to
+  // train): one estimate each, and the search on screen stays (not searched again).
   const posted = await page.evaluate(() => window.paleoCore.stats.posted);
   const searched = await page.locator('#search-status').textContent();
   await afterUpdate(page, () => page.fill('#price', '2.5'));
   await afterUpdate(page, () => page.fill('#epochs', '30'));
-  assert.equal(await page.evaluate(() => window.paleoCore.stats.posted), posted);
+  assert.equal(await page.evaluate(() => window.paleoCore.stats.posted), posted + 2);
   assert.equal(await page.locator('#search-section').getAttribute('data-state'), 'done');
   assert.equal(await page.locator('#search-status').textContent(), searched);
   assert.match(await page.locator('#train-summary').textContent(), /^30 epochs/);
   // Back to an input the estimate depends on: one request, the estimate's (the search is cached).
   await afterUpdate(page, () => page.selectOption('#optimizer', 'adam'));
-  assert.equal(await page.evaluate(() => window.paleoCore.stats.posted), posted + 1);
+  assert.equal(await page.evaluate(() => window.paleoCore.stats.posted), posted + 3);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

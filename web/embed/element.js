@@ -21,8 +21,16 @@
     }
   }
 
-  const ATTRIBUTES = ['net', 'device', 'interconnect', 'network', 'batch', 'workers', 'scaling', 'ppp-comp', 'ppp-comm', 'parallel', 'profile'];
-  const SCHEMES = ['OneToAll', 'TreeAllReduce', 'ButterflyAllReduce', 'ButterflyMixing'];
+  const ATTRIBUTES = ['net', 'device', 'interconnect', 'network', 'batch', 'workers', 'scaling', 'ppp-comp', 'ppp-comm',
+    'parallel', 'profile', 'cluster', 'nodes', 'collective', 'overlap', 'dataset', 'epochs', 'price', 'spec-z'];
+
+  // A spec carried compressed (the page's "spec-z": raw deflate, base64url) back to its text.
+  async function inflate(text) {
+    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+    const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+    return new Response(stream).text();
+  }
 
   const STYLE = `
     :host { display: block; max-width: 34rem; margin: 1rem 0; padding: .6rem .8rem; border: 1px solid rgba(127, 127, 127, .4);
@@ -87,9 +95,16 @@
     }
 
     // The request document of docs/api.md for the attributes.
-    request() {
+    async request() {
       const a = (name) => this.getAttribute(name);
       const r = { command: 'estimate', net: a('net') || 'vgg16' };
+      if (a('spec-z')) {
+        try {
+          r.net = JSON.parse(await inflate(a('spec-z')));
+        } catch (e) {
+          throw new Error('the spec-z attribute is not a compressed spec: ' + ((e && e.message) || e));
+        }
+      }
       if (a('device')) r.device = a('device');
       if (a('interconnect') || a('network')) r.interconnect = a('interconnect') || a('network');  // 'network': its old name
       if (a('profile')) r.profile = a('profile');
@@ -101,13 +116,24 @@
         r.scaling = [a('scaling') || 'weak'];
         r.parallel = a('parallel') || 'data';
       }
+      if (a('cluster')) {
+        r.cluster = a('cluster');
+        if (a('nodes')) r.nodes = Number(a('nodes'));
+        if (a('collective')) r.collective = a('collective');
+        if (a('overlap')) r.overlap = a('overlap') !== 'false';
+      }
+      if (a('dataset')) {
+        r.dataset_samples = Number(a('dataset'));
+        if (a('epochs')) r.epochs = Number(a('epochs'));
+      }
+      if (a('price')) r.price_per_gpu_hour = Number.isFinite(Number(a('price'))) ? Number(a('price')) : a('price');
       return r;
     }
 
     async render() {
       let response;
       try {
-        response = await estimate(this.request());
+        response = await estimate(await this.request());
       } catch (e) {
         response = { ok: false, error: { message: String((e && e.message) || e), layer: '', field: '' } };
       }
@@ -132,14 +158,26 @@
       row('Forward', fmt(t.forward_ms) + ' ms', blank);
       row('Backward', fmt(t.backward_ms) + ' ms', blank);
       row('Update', fmt(t.update_ms) + ' ms', blank);
-      row('Step, one device', fmt(t.step_ms) + ' ms', blank, 'step');
-      row('Throughput', Math.round(response.net.batch_size / t.step_ms * 1e3).toLocaleString('en-US') + ' samples/s', blank);
+      row('Step, one device', fmt(t.step_ms) + ' ms', blank, response.cluster ? undefined : 'step');
+      row('Throughput', Math.round(t.throughput_samples_per_s).toLocaleString('en-US') + ' samples/s', blank);
+      const c = response.cluster;
+      if (c) {
+        row(`Step, ${c.cluster.devices} devices (${c.cluster.nodes} × ${c.cluster.devices_per_node})`, fmt(c.step_ms) + ' ms',
+          withScheme ? c.chosen.algorithm : undefined, 'step');
+      }
+      const train = response.train;
+      if (train) {
+        const head = train.setups[train.headline];
+        const days = head.time_s / 86400;
+        row(`Time to train, ${train.epochs} epochs`, (days >= 2 ? days.toFixed(1) + ' days' : (head.time_s / 3600).toFixed(1) + ' h') +
+          (head.cost_usd === undefined ? '' : `, $${head.cost_usd.toFixed(2)}`), withScheme ? '' : undefined);
+      }
       if (withScheme) {
-        // Time per iteration with the fastest of the original's communication schemes.
+        // Time per iteration with the fastest of the original's communication schemes (the core's).
         for (const r of sim.scaling[0].rows) {
-          const best = SCHEMES.reduce((x, y) => (r.comm_ms[y] < r.comm_ms[x] ? y : x));
-          row(`${r.workers} ${r.workers === 1 ? 'worker' : 'workers'}, ${sim.scaling[0].scaling}`,
-            fmt(r.time_comp_ms + r.comm_ms[best]) + ' ms', r.workers === 1 ? '' : best);
+          const best = r.fastest_scheme;
+          row(`${r.workers} ${r.workers === 1 ? 'worker' : 'workers'}, ${sim.scaling[0].scaling}, PALEO 2017`,
+            fmt(r.step_ms[best]) + ' ms', r.workers === 1 ? '' : best);
         }
       } else if (sim && sim.parallel === 'model') {
         row('Model parallel, forward', `${fmt(sim.forward.lower_ms)} – ${fmt(sim.forward.upper_ms)} ms`);
@@ -149,8 +187,11 @@
       }
       this.shadowRoot.replaceChildren(...style,
         node('div', response.net.name, 'title'),
-        node('div', `batch ${response.net.batch_size} on ${response.device.name}, ${response.interconnect.name}, ` +
-          `PPP ${response.ppp_comp} / ${response.ppp_comm} · Paleo`, 'sub'),
+        node('div', `batch ${response.net.batch_size} on ${response.device.name}` +
+          (response.cluster ? `, ${response.cluster.cluster.name}` : `, ${response.interconnect.name}`) +
+          (response.software_era ? `, ${response.software_era.name}` : `, PPP ${response.ppp_comp} / ${response.ppp_comm}`) +
+          ' · Paleo estimate' + (response.expected_error
+            ? `, typically ±${(response.expected_error.median_abs_error * 100).toFixed(1)} %` : ''), 'sub'),
         table);
       this.dispatchEvent(new CustomEvent('paleo-result', { detail: response, bubbles: true, composed: true }));
     }

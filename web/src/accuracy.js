@@ -41,7 +41,8 @@ function sourceLink(text, id) {
   const shown = parsed.host + (parsed.pathname === '/' ? '' : parsed.pathname);
   a.textContent = shown.length > 40 ? shown.slice(0, 39) + '…' : shown;  // the whole URL in the title
   a.title = parsed.href;
-  a.setAttribute('aria-label', `Source of ${id}: ${parsed.href}`);
+  // The name starts with the text shown (a speech user says what they see), then the whole URL.
+  a.setAttribute('aria-label', `${a.textContent} (source of ${id}: ${parsed.href})`);
   return note ? el('span', {}, [a, el('span', { class: 'muted', text: ' ' + note })]) : a;
 }
 

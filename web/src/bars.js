@@ -50,7 +50,7 @@ export function stepBar(container, t) {
   rows.push(['Step', ms(t.step_ms), '100%', `${t.parallel.micro_batches} micro-batches of ${t.parallel.micro_batch}` +
     (t.bubble_fraction > 0 ? `; bubble ${(t.bubble_fraction * 100).toFixed(1)}% of the pipeline` : '')]);
   container.replaceChildren(bar, legend(shown.map(([cls, name, v]) => [cls, name, ms(v) + ' ms'])),
-    el('div', { class: 'table-wrap' }, table(['Part', 'ms', 'Share', 'What'], rows, { numeric: [1, 2] })),
+    el('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Step parts table, scrolls sideways' }, table(['Part', 'ms', 'Share', 'What'], rows, { numeric: [1, 2] })),
     el('p', { class: 'muted small', text: (none.length ? `No time in: ${none.join(', ')}. ` : '') +
       `Data-parallel reduction in all: ${ms(b.dp_comm_ms)} ms, of which ${ms(b.dp_exposed_ms)} ms exposed.` }));
   return { headers: ['part', 'ms'], rows: [...STEP_PARTS.map(([cls, , get]) => [cls, get(b)]), ['dp_comm_total', b.dp_comm_ms],

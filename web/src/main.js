@@ -4,7 +4,7 @@
 // config) through transformer_view.js.
 import { core, firstPresets, isCancelled } from './core.js';
 import { AccuracySection, expectedError } from './accuracy.js';
-import { DEFAULTS, fromHash, isNumberKey, parseWorkers, requests, toHash } from './state.js';
+import { DEFAULTS, compress, fromHash, hashParams, isNumberKey, parseWorkers, requests, toHash } from './state.js';
 import { csv, download, el } from './dom.js';
 import { embedSnippet } from './embed_snippet.js';
 import { showLinkNote, wireImport } from './import_drop.js';
@@ -53,7 +53,8 @@ function populate(version) {
   const networks = presets.interconnects.map((n) => [n.key, `${n.name} (${n.bandwidth_gbit_per_s} Gb/s)`]);
   const software = presets.software.map((s) => [s.key, `${s.name} (${s.ppp_comp} / ${s.ppp_comm})`]);
   fillNets();
-  fill($('t_cluster'), presets.clusters.map((c) => [c.key, c.name]));
+  const clusters = presets.clusters.map((c) => [c.key, c.label ?? c.name]);
+  fill($('t_cluster'), clusters);
   fill($('device'), devices);
   fill($('b_device'), devices);
   fill($('network'), networks);
@@ -62,9 +63,8 @@ function populate(version) {
   fill($('b_software'), software);
   fill($('profile'), presets.profiles.map((p) => [p, p]));
   fill($('conv_algorithm'), [['', 'default (the era\'s choice)'], ...presets.conv_algorithms.map((a) => [a, a])]);
-  fill($('cluster'), presets.clusters.map((c) => [c.key, c.name]));
-  fill($('collective'), ['auto', 'ring', 'recursive_doubling', 'rabenseifner', 'binomial_tree', 'double_binary_tree',
-    'parameter_server', 'sharded_parameter_server', 'hierarchical'].map((a) => [a, a]));
+  fill($('cluster'), clusters);
+  fill($('collective'), presets.collectives.map((a) => [a, a]));
   $('price_preset').replaceChildren();
   fill($('price_preset'), [['', 'by hand'], ...presets.prices.map((p) =>
     [p.key, `${p.name}: $${p.usd_per_device_hour} (${p.date})`])]);
@@ -77,7 +77,7 @@ function fillNets() {
     (a.published_params ?? 0) - (b.published_params ?? 0) || a.name.localeCompare(b.name));
   transformerKeys = new Set(transformers.map((t) => t.key));
   const group = (label, entries) => el('optgroup', { label }, entries.map(([value, text]) => el('option', { value, text })));
-  $('net').replaceChildren(group('CNNs (PALEO specs)', presets.nets.map((n) => [n.key, `${n.key} — ${n.name}`])),
+  $('net').replaceChildren(group('CNNs', presets.nets.map((n) => [n.key, n.label ?? n.name])),
     group('Transformers and LLMs', transformers.map((t) => [t.key, t.name])));
 }
 
@@ -118,16 +118,40 @@ function showOptional() {
     box.classList.toggle('on', box.querySelector('legend input').checked);
   }
   $('hybrid-box').hidden = state.parallel !== 'hybrid';
+  // The PPP pair applies only to a software preset or PPP by hand; the era of the device has none.
+  $('ppp-pair').hidden = !state.software;
   const price = presets && presets.prices.find((p) => p.key === state.price_preset);
   $('price-source').textContent = price ? 'Source: ' + price.sources.usd_per_device_hour : '';
 }
 
 const SPEC_FIELDS = new Set(['net', 'spec', 'layers', 'parents', 'type', 'tensor', 'filter', 'strides', 'padding', 'ksize']);
+// The input of a request field whose name differs from the input's id.
+const FIELD_INPUTS = { dataset_samples: 'dataset', price_per_gpu_hour: 'price', interconnect: 'network',
+  bucket_bytes: 'bucket_mib' };
+const inputOf = (field) => (field ? $(FIELD_INPUTS[field] ?? field) : null);
 
-function markInvalid(field) {
+// An input in error: marked invalid, with the message as text right after it (not only a red
+// border), named by aria-describedby.
+function markField(input, message) {
+  input.setAttribute('aria-invalid', 'true');
+  const note = el('span', { class: 'field-error', id: input.id + '-field-error', text: message });
+  input.after(note);
+  input.setAttribute('aria-describedby', note.id);
+}
+
+function markInvalid(field, message = 'Not a valid value.') {
   for (const node of document.querySelectorAll('#inputs [aria-invalid]')) node.removeAttribute('aria-invalid');
-  if (field && $(field)) $(field).setAttribute('aria-invalid', 'true');
-  if (parseWorkers(state.workers) === null) $('workers').setAttribute('aria-invalid', 'true');
+  for (const node of document.querySelectorAll('#inputs .field-error')) {
+    const input = node.previousElementSibling;
+    if (input && input.getAttribute('aria-describedby') === node.id) input.removeAttribute('aria-describedby');
+    node.remove();
+  }
+  const input = inputOf(field);
+  if (input && input.id !== 'spec') markField(input, message);
+  else if (input) input.setAttribute('aria-invalid', 'true');
+  if (parseWorkers(state.workers) === null && input?.id !== 'workers') {
+    markField($('workers'), 'Worker counts are whole numbers from 1 to 1,000,000, separated by commas.');
+  }
 }
 
 function failed(error, fromSpec) {
@@ -137,7 +161,7 @@ function failed(error, fromSpec) {
     $('error').hidden = false;
     $('error').textContent = 'The pasted spec has an error (shown next to it); the results below are out of date.';
   }
-  markInvalid(fromSpec ? 'spec' : error.field);
+  markInvalid(fromSpec ? 'spec' : error.field, error.message);
   $('results').classList.add('stale');
 }
 
@@ -214,19 +238,21 @@ async function estimateAndRender(s, current) {
   const B_FIELDS = { batch_size: 'b_batch', device: 'b_device', network: 'b_network', software: 'b_software' };
   const compareError = compare && !compare.ok ? compare.error : null;
   showError($('error'), compareError, 'Configuration B: ');
-  markInvalid(compareError ? B_FIELDS[compareError.field] ?? null : null);
+  markInvalid(compareError ? B_FIELDS[compareError.field] ?? null : null, compareError?.message);
   $('results').classList.remove('stale');
 
   $('net-info').textContent = `${s.spec.trim() ? netKind(s.spec) : 'Preset'} “${estimate.net.name}”: ` +
     `${estimate.net.layer_count} layers, batch ${estimate.net.batch_size}.`;
   $('context').textContent = render.describe(estimate) + ', ' + (s.conv_algorithm || 'default algorithms') + '.';
+  render.headline($('headline'), estimate);
   render.cards($('cards'), estimate, s);
   expectedError($('expected-error'), estimate);
   showWarnings($('warnings'), estimate.warnings);
-  const one = render.trainPlan(estimate, s)[0];
+  const head = estimate.train ? estimate.train.setups[estimate.train.headline] : null;
   $('summary-bar').textContent = `Step ${$('cards').querySelector('.value').textContent} · ` +
-    `${render.duration(one.time_ms)} · ${render.money(one.cost)} on one ${estimate.device.name}`;
-  exports.training = render.training({ summary: $('train-summary'), table: $('train-table') }, estimate, s);
+    (head ? `${render.duration(head.time_s * 1e3)} to train` + (head.cost_usd === undefined ? '' : ` · ${render.money(head.cost_usd)}`) +
+      ` on ${head.setup === 'one device' ? 'one ' + estimate.device.name : head.setup}` : estimate.device.name) + ' (estimate)';
+  exports.training = render.training({ summary: $('train-summary'), table: $('train-table') }, estimate);
   // The headline is on screen; the rest follows, yielding to the browser between parts when the
   // task grows long (no main-thread task over 50 ms). The first time, the headline is painted
   // before the rest is built (bench/browser_timing.mjs times both).
@@ -238,8 +264,8 @@ async function estimateAndRender(s, current) {
   if (!await slice()) return false;
   // A section whose response is the one on screen (the cache returns the same object) stays.
   $('compare').hidden = !(compare && compare.ok);
-  if (compare && compare.ok && changed('compare', estimate, compare, s.dataset, s.epochs, s.price)) {
-    exports.compare = render.compare({ table: $('compare-table'), summary: $('compare-summary') }, estimate, compare, s);
+  if (compare && compare.ok && changed('compare', estimate, compare)) {
+    exports.compare = render.compare({ table: $('compare-table'), summary: $('compare-summary') }, estimate, compare);
   }
   $('cluster-section').hidden = !estimate.cluster;
   if (estimate.cluster && changed('cluster', estimate, document.documentElement.dataset.scheme)) {
@@ -249,7 +275,7 @@ async function estimateAndRender(s, current) {
   if (!await slice()) return false;
   if (changed('scaling', estimate, document.documentElement.dataset.scheme)) {
     exports.scaling = render.scaling(estimate.simulation ?? null,
-      { time: $('time-chart'), speedup: $('speedup-chart'), table: $('scaling-table') });
+      { time: $('time-chart'), speedup: $('speedup-chart'), table: $('scaling-table') }, presets.original_schemes);
   }
   if (!await slice()) return false;
   if (changed('layers', estimate, sort)) renderLayers();
@@ -332,6 +358,11 @@ async function onInput(event) {
   } else if (id === 'net') {
     state.spec = '';
     state.config = '';
+  } else if ((id === 'cluster' || (id === 'cluster_on' && state.cluster_on)) && state.cluster) {
+    // A cluster preset is built of one GPU: the Device select follows it (a different device
+    // chosen afterwards is priced, and the core's warning says so).
+    const c = presets.clusters.find((k) => k.key === state.cluster);
+    if (c?.device) state.device = c.device;
   } else if (id === 't_cluster' && state.t_cluster) {
     // A cluster preset names its GPU and how many a node holds.
     const c = presets.clusters.find((k) => k.key === state.t_cluster);
@@ -351,7 +382,7 @@ async function onInput(event) {
     if (mine !== inputs) return;
     state = next;
   }
-  if (['software', 'ppp_comp', 'ppp_comm', 'price_preset', 'price', 'net', 't_cluster'].includes(id) || starts ||
+  if (['software', 'ppp_comp', 'ppp_comm', 'price_preset', 'price', 'net', 't_cluster', 'cluster'].includes(id) || starts ||
       event.target.type === 'checkbox' || id === 'parallel') writeForm();
   history.replaceState(null, '', toHash(state));
   linkNote();
@@ -399,7 +430,11 @@ function currentEmbedSnippet() {
   const attrs = [['net', state.net], ['device', state.device], ['network', state.network],
     ['batch', state.batch_size || ''], ['workers', (parseWorkers(state.workers) ?? []).join(',')], ['scaling', state.scaling],
     ['ppp-comp', !ppp ? '' : sw ? sw.ppp_comp : state.ppp_comp], ['ppp-comm', !ppp ? '' : sw ? sw.ppp_comm : state.ppp_comm],
-    ['parallel', state.parallel], ['profile', state.profile === DEFAULTS.profile ? '' : state.profile]]
+    ['parallel', state.parallel], ['profile', state.profile === DEFAULTS.profile ? '' : state.profile],
+    ...(state.cluster_on ? [['cluster', state.cluster], ['nodes', state.nodes], ['collective', state.collective],
+      ['overlap', state.overlap ? '' : 'false']] : []),
+    ['dataset', state.dataset], ['epochs', state.epochs], ['price', state.price_preset || state.price || ''],
+    ...(state.spec.trim() ? [['spec-z', compress(state.spec)]] : [])]
     .filter(([, v]) => v !== '' && v != null);
   return embedSnippet(new URL('paleo-embed.js', location.href).href, attrs);
 }
@@ -423,7 +458,7 @@ async function start() {
       schedule(0);
     } });
   // A hand-written link naming only a transformer gets the layout its pick would give.
-  const given = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const given = hashParams(location.hash);
   if (isTransformer(state) && !given.has('device') && !given.has('tp')) {
     state = await startingLayout(call, state, { hardware: true, prices: presets.prices });
     history.replaceState(null, '', toHash(state));
@@ -456,6 +491,13 @@ async function start() {
     $('config').value = '';
     onInput({ target: $('config') });
   });
+  // The skip link moves the focus to the results; the URL keeps the state (no "#results").
+  document.querySelector('a.skip').addEventListener('click', (e) => {
+    e.preventDefault();
+    $('results').focus();
+  });
+  // Charts drawn while the PALEO 2017 section was closed take its width once it opens.
+  $('paleo2017').addEventListener('toggle', () => resizeCharts());
   $('copy-url').addEventListener('click', () => copy(location.href, 'Link'));
   $('export-json').addEventListener('click', () => last && download('paleo-result.json', 'application/json',
     JSON.stringify(last.transformer ? { ...last, plan: view.plan() } : { requests: last.requests, estimate: last.estimate,

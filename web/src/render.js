@@ -1,19 +1,50 @@
-// Rendering of responses: the configuration line, cards, time and cost, the comparison, scaling,
-// cluster and search (the layer table: layers.js). Each table renderer returns its data for CSV export.
+// Rendering of responses: the headline, the configuration line, cards, time and cost, the
+// comparison, scaling, cluster and search (the layer table: layers.js). Each table renderer
+// returns its data for CSV export. Every number is the core's (docs/api.md): the time to train,
+// the fastest scheme and the scheme list included; nothing here computes a model result.
 import { el, table } from './dom.js';
-import { bytes, count, duration, integer, money, ms, ratio } from './format.js';
+import { absPercent, bytes, count, duration, integer, money, ms, ratio } from './format.js';
 import { lineChart } from './charts.js';
 
 export { duration, money };
 
-export const SCHEMES = ['OneToAll', 'TreeAllReduce', 'ButterflyAllReduce', 'ButterflyMixing'];
-
 const stepOf = (e) => (e.cluster ? e.cluster.step_ms : e.totals.step_ms);
 const samplesOf = (e) => (e.cluster ? e.cluster.global_batch : e.net.batch_size);
+const throughputOf = (e) => (e.cluster ? e.cluster.throughput_samples_per_s : e.totals.throughput_samples_per_s);
+const costOf = (setup) => (setup.cost_usd === undefined ? '–' : money(setup.cost_usd));
+
+// "estimate, ±29 % typical": the mark every estimated number carries, with the expected error
+// band of its family (the response's expected_error) when there is one.
+export function estimateMark(e) {
+  const band = e && e.expected_error;
+  return band ? `estimate, ±${absPercent(band.median_abs_error)} typical` : 'estimate';
+}
+
+// The headline at the top of the page (the first screen on a phone): time per step and time to
+// train of the setup the response's own step is, marked as estimates.
+export function headline(node, e) {
+  const train = e.train;
+  const setup = train ? train.setups[train.headline] : null;
+  const where = e.cluster ? `${e.cluster.cluster.devices} × ${e.device.name}` : `one ${e.device.name}`;
+  const item = (id, label, value, note) => el('div', { class: 'headline-item' }, [
+    el('div', { class: 'label', text: label }),
+    el('div', { class: 'value', id, text: value }),
+    el('div', { class: 'note', text: note })]);
+  node.replaceChildren(
+    item('headline-step', 'Time per step', ms(stepOf(e)) + ' ms', `${estimateMark(e)} · ${e.net.name}, ${where}`),
+    item('headline-train', 'Time to train', setup ? duration(setup.time_s * 1e3) : '–',
+      setup ? `${estimateMark(e)} · ${train.epochs} epochs of ${integer(train.dataset_samples)} samples` +
+        (setup.cost_usd === undefined ? '' : `, ${money(setup.cost_usd)}`) : 'enter a dataset size'));
+  node.hidden = false;
+}
 
 export function describe(e) {
+  // The links named are those the headline uses: the cluster's, else PALEO's interconnect.
+  const links = e.cluster ? `${e.cluster.cluster.nodes} × ${e.cluster.cluster.devices_per_node} devices, ` +
+    `${e.cluster.cluster.intra.name} in a node` + (e.cluster.cluster.nodes > 1 ? `, ${e.cluster.cluster.inter.name} between` : '')
+    : `${e.interconnect.name} (${e.interconnect.bandwidth_gbit_per_s} Gb/s) between workers`;
   return `${e.net.name}, batch ${e.net.batch_size} on ${e.device.name} (${integer(e.device.peak_gflops)} GFLOP/s, ` +
-    `${e.device.mem_bandwidth_gb_per_s} GB/s), ${e.interconnect.name} (${e.interconnect.bandwidth_gbit_per_s} Gb/s), ` +
+    `${e.device.mem_bandwidth_gb_per_s} GB/s), ${links}, ` +
     (e.software_era ? `software era “${e.software_era.name}”` : `PPP ${e.ppp_comp} / ${e.ppp_comm}`) + `, profile ${e.profile}`;
 }
 
@@ -22,8 +53,9 @@ export function cards(container, e, state) {
   const step = stepOf(e);
   const samples = samplesOf(e);
   const items = [
-    ['Step', ms(step), 'ms', e.cluster ? `${e.cluster.cluster.devices} devices, ${e.cluster.chosen.algorithm}` : 'one device'],
-    ['Throughput', count(samples / step * 1e3), 'samples/s', 'batch ' + integer(samples)],
+    ['Step', ms(step), 'ms', (e.cluster ? `${e.cluster.cluster.devices} devices, ${e.cluster.chosen.algorithm}` : 'one device') +
+      ' · ' + estimateMark(e)],
+    ['Throughput', count(throughputOf(e)), 'samples/s', 'batch ' + integer(samples) + ' · estimate'],
     ['Forward', ms(t.forward_ms), 'ms', `compute ${ms(t.forward_comp_ms)}, memory ${ms(t.forward_mem_ms)}`],
     ['Backward', ms(t.backward_ms), 'ms', `compute ${ms(t.backward_comp_ms)}, memory ${ms(t.backward_mem_ms)}`],
     ['Update', ms(t.update_ms), 'ms', state.optimizer],
@@ -36,58 +68,41 @@ export function cards(container, e, state) {
       el('div', { class: 'note', text: note })])));
 }
 
-// Time to train and its cost: one device, each worker count of the data-parallel simulation
-// (with its fastest scheme), and the cluster when the cluster model is on.
-export function trainPlan(e, state) {
-  const plan = [{ setup: 'one device', workers: 1, scheme: '', samples: e.net.batch_size, step_ms: e.totals.step_ms }];
-  const sim = e.simulation;
-  if (sim && sim.parallel === 'data') {
-    for (const row of sim.scaling[0].rows) {
-      if (row.workers === 1) continue;
-      const scheme = SCHEMES.reduce((a, b) => (row.comm_ms[b] < row.comm_ms[a] ? b : a));
-      plan.push({ setup: `${row.workers} workers`, workers: row.workers, scheme, samples: row.batch_size,
-        step_ms: row.time_comp_ms + row.comm_ms[scheme] });
-    }
+// Time to train and its cost, as the core priced them (the response's `train`): one device, each
+// worker count of the PALEO 2017 simulation at its fastest scheme, the cluster.
+export function training(nodes, e) {
+  const train = e.train;
+  if (!train) {
+    nodes.summary.replaceChildren('Enter the dataset size and epochs to see the time to train.');
+    nodes.table.replaceChildren();
+    return null;
   }
-  if (e.cluster) {
-    const c = e.cluster;
-    plan.push({ setup: `cluster ${c.cluster.nodes}×${c.cluster.devices_per_node}`, workers: c.cluster.devices,
-      scheme: c.chosen.algorithm, samples: c.global_batch, step_ms: c.step_ms });
-  }
-  for (const p of plan) {
-    p.steps = Math.ceil(state.dataset / p.samples) * state.epochs;
-    p.time_ms = p.steps * p.step_ms;
-    p.device_hours = p.time_ms / 3.6e6 * p.workers;
-    p.cost = p.device_hours * state.price;
-  }
-  return plan;
-}
-
-export function training(nodes, e, state) {
-  const plan = trainPlan(e, state);
-  const one = plan[0];
-  const fastest = plan.reduce((a, b) => (b.time_ms < a.time_ms ? b : a));
+  const plan = train.setups;
+  const head = plan[train.headline];
+  const fastest = plan[train.fastest];
   nodes.summary.replaceChildren(
-    `${state.epochs} epochs of ${integer(state.dataset)} samples on one ${e.device.name}: `,
-    el('strong', { text: duration(one.time_ms) }), ', ', el('strong', { text: money(one.cost) }),
-    ` at ${money(state.price)} per device-hour.`,
-    fastest !== one ? ` Fastest here: ${fastest.setup} (${fastest.scheme}), ${duration(fastest.time_ms)} for ` +
-      `${money(fastest.cost)}.` : '');
+    `${train.epochs} epochs of ${integer(train.dataset_samples)} samples on ${head.setup === 'one device' ? 'one ' +
+      e.device.name : head.setup}: `,
+    el('strong', { text: duration(head.time_s * 1e3) }), ', ', el('strong', { text: costOf(head) }),
+    train.price_per_gpu_hour > 0 ? ` at ${money(train.price_per_gpu_hour)} per device-hour` : '',
+    ` (${estimateMark(e)}).`,
+    fastest !== head ? ` Fastest here: ${fastest.setup}${fastest.scheme ? ` (${fastest.scheme})` : ''}, ` +
+      `${duration(fastest.time_s * 1e3)} for ${costOf(fastest)}.` : '');
   nodes.table.replaceChildren(table(['Setup', 'All-reduce', 'Samples per step', 'Step ms', 'Time to train', 'Device-hours',
-    'Cost'], plan.map((p) => [p.setup, p.scheme || '–', integer(p.samples), ms(p.step_ms), duration(p.time_ms),
-    integer(p.device_hours), money(p.cost)]), { numeric: [2, 3, 4, 5, 6] }));
-  return { headers: ['setup', 'workers', 'scheme', 'samples_per_step', 'step_ms', 'steps', 'time_ms', 'device_hours',
-    'cost_usd'], rows: plan.map((p) => [p.setup, p.workers, p.scheme, p.samples, p.step_ms, p.steps, p.time_ms,
-    p.device_hours, p.cost]) };
+    'Cost'], plan.map((p) => [p.setup, p.scheme || '–', integer(p.samples_per_step), ms(p.step_ms),
+    duration(p.time_s * 1e3), integer(p.device_hours), costOf(p)]), { numeric: [2, 3, 4, 5, 6] }));
+  return { headers: ['setup', 'devices', 'scheme', 'samples_per_step', 'step_ms', 'steps', 'time_s', 'device_hours',
+    'cost_usd'], rows: plan.map((p) => [p.setup, p.devices, p.scheme ?? '', p.samples_per_step, p.step_ms, p.steps,
+    p.time_s, p.device_hours, p.cost_usd ?? '']) };
 }
 
-export function compare(nodes, a, b, state) {
-  const one = (e) => trainPlan(e, state)[0];
+export function compare(nodes, a, b) {
+  const one = (e) => (e.train ? e.train.setups[0] : {});
   const metrics = [
     ['Step ms', (e) => e.totals.step_ms, ms], ['Forward ms', (e) => e.totals.forward_ms, ms],
     ['Backward ms', (e) => e.totals.backward_ms, ms], ['Update ms', (e) => e.totals.update_ms, ms],
-    ['Throughput samples/s', (e) => e.net.batch_size / e.totals.step_ms * 1e3, count],
-    ['Time to train, one device', (e) => one(e).time_ms, duration], ['Cost, one device', (e) => one(e).cost, money],
+    ['Throughput samples/s', (e) => e.totals.throughput_samples_per_s, count],
+    ['Time to train, one device', (e) => one(e).time_s * 1e3, duration], ['Cost, one device', (e) => one(e).cost_usd, money],
   ];
   nodes.table.replaceChildren(table(['', `A: ${a.device.name}`, `B: ${b.device.name}`, 'B / A'],
     metrics.map(([name, get, fmt]) => [name, fmt(get(a)), fmt(get(b)), ratio(get(b) / get(a))]), { numeric: [1, 2, 3] }));
@@ -95,7 +110,8 @@ export function compare(nodes, a, b, state) {
   return { headers: ['metric', 'a', 'b', 'b_over_a'], rows: metrics.map(([name, get]) => [name, get(a), get(b), get(b) / get(a)]) };
 }
 
-export function scaling(sim, nodes) {
+// The PALEO 2017 model's scaling: `schemes` is the presets' original_schemes.
+export function scaling(sim, nodes, schemes) {
   if (!sim) {
     lineChart(nodes.time, { xs: [], series: [] });
     lineChart(nodes.speedup, { xs: [], series: [] });
@@ -106,18 +122,18 @@ export function scaling(sim, nodes) {
     const { scaling: kind, rows } = sim.scaling[0];
     const xs = rows.map((r) => r.workers);
     lineChart(nodes.time, { title: 'Time per iteration (ms)', xLabel: 'workers', yLabel: 'ms', xs, logY: true,
-      series: SCHEMES.map((s) => ({ label: s, values: rows.map((r) => r.time_comp_ms + r.comm_ms[s]) })) });
+      series: schemes.map((s) => ({ label: s, values: rows.map((r) => r.step_ms[s]) })) });
     lineChart(nodes.speedup, { title: `Speed-up (${kind} scaling)`, xLabel: 'workers', yLabel: '×', xs,
-      series: SCHEMES.map((s) => ({ label: s, values: rows.map((r) => r.speedup[s]) })) });
-    nodes.table.replaceChildren(table(['Workers', 'Batch', 'Compute ms', ...SCHEMES.map((s) => s + ' ms')],
+      series: schemes.map((s) => ({ label: s, values: rows.map((r) => r.speedup[s]) })) });
+    nodes.table.replaceChildren(table(['Workers', 'Batch', 'Compute ms', ...schemes.map((s) => s + ' ms'), 'Fastest'],
       rows.map((r) => [r.workers, integer(r.batch_size), ms(r.time_comp_ms),
-        ...SCHEMES.map((s) => ms(r.time_comp_ms + r.comm_ms[s]))]), { numeric: [0, 1, 2, 3, 4, 5, 6] }),
+        ...schemes.map((s) => ms(r.step_ms[s])), r.fastest_scheme]), { numeric: [0, 1, 2, 3, 4, 5, 6] }),
     el('p', { class: 'muted', text: 'Scheme columns: time per iteration (compute + communication), ' +
       `${kind} scaling (${kind === 'weak' ? 'batch per worker' : 'global batch'}).` }));
-    return { headers: ['workers', 'batch_size', 'time_comp_ms', ...SCHEMES.map((s) => `comm_ms_${s}`),
-      ...SCHEMES.map((s) => `speedup_${s}`)],
-    rows: rows.map((r) => [r.workers, r.batch_size, r.time_comp_ms, ...SCHEMES.map((s) => r.comm_ms[s]),
-      ...SCHEMES.map((s) => r.speedup[s])]) };
+    return { headers: ['workers', 'batch_size', 'time_comp_ms', ...schemes.map((s) => `comm_ms_${s}`),
+      ...schemes.map((s) => `speedup_${s}`), 'fastest_scheme'],
+    rows: rows.map((r) => [r.workers, r.batch_size, r.time_comp_ms, ...schemes.map((s) => r.comm_ms[s]),
+      ...schemes.map((s) => r.speedup[s]), r.fastest_scheme]) };
   }
   lineChart(nodes.time, { xs: [], series: [] });
   lineChart(nodes.speedup, { xs: [], series: [] });
@@ -137,7 +153,8 @@ export function scaling(sim, nodes) {
 
 export function cluster(nodes, c) {
   nodes.summary.replaceChildren(el('p', { text: `${c.cluster.nodes} × ${c.cluster.devices_per_node} devices ` +
-    `(${c.cluster.intra.name} in node, ${c.cluster.inter.name} between nodes), data parallel ${c.data_parallel}` +
+    `(${c.cluster.intra.name} in node` + (c.cluster.nodes > 1 ? `, ${c.cluster.inter.name} between nodes` : '') +
+    `), data parallel ${c.data_parallel}` +
     (c.pipeline_stages > 1 ? `, ${c.pipeline_stages} pipeline stages` : '') + `; step ${ms(c.step_ms)} ms with ` +
     `${c.chosen.algorithm}, ${count(c.throughput_samples_per_s)} samples/s.` }));
   // Scaled to the slowest of the all-reduce algorithms (parameter servers, often far slower,
@@ -159,7 +176,7 @@ export function cluster(nodes, c) {
   };
   nodes.bars.replaceChildren(el('p', { class: 'legend' }, [el('span', { class: 'key compute' }), ' compute ',
     el('span', { class: 'key bubble' }), ' pipeline bubble ', el('span', { class: 'key exposed' }), ' exposed communication']),
-  el('div', { class: 'table-wrap' }, table(['All-reduce', 'Comm ms', 'Step ms, no overlap', '', 'Step ms, overlap', ''],
+  el('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'All-reduce table, scrolls sideways' }, table(['All-reduce', 'Comm ms', 'Step ms, no overlap', 'Parts, no overlap', 'Step ms, overlap', 'Parts, overlap'],
     c.collectives.map((o) => [o.algorithm, ms(o.comm_ms), ms(o.no_overlap.step_ms), stacked(o.no_overlap.exposed_comm_ms),
       ms(o.overlap.step_ms), stacked(o.overlap.exposed_comm_ms)]), { numeric: [1, 2, 4] })));
   const m = c.memory.reduce((a, b) => (b.total_bytes > a.total_bytes ? b : a));

@@ -1,15 +1,20 @@
 // The page state: every input, its default, its round trip through the URL hash, and the request
 // documents of docs/api.md it stands for (a CNN's here, a transformer's in transformer_request.js).
+// The hash is compressed: "#z=" and the deflated parameters in base64url (fflate); a link of the
+// uncompressed form ("#net=vgg16&...") still loads.
+import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import { TRANSFORMER_DEFAULTS } from './transformer_request.js';
 import { netFromText } from './net_text.js';
 
+// The default scenario is one of today: ResNet-50 on a DGX H100 node, kernels priced with the
+// software era of the H100 (no PPP pair).
 export const DEFAULTS = {
-  net: 'vgg16', spec: '', device: 'TITAN_X', network: 'ethernet', software: '', ppp_comp: 1, ppp_comm: 1,
+  net: 'resnet50_v1_5', spec: '', device: 'H100_SXM', network: 'ethernet', software: '', ppp_comp: 1, ppp_comm: 1,
   profile: 'paleo2026', conv_algorithm: '', batch_size: 0, optimizer: 'sgd',
   workers: '1,2,4,8,16,32,64,128', scaling: 'weak', parallel: 'data', hybrid_workers: 1,
   dataset: 1281167, epochs: 90, price_preset: '', price: 0.9,
   compare_on: false, b_device: '', b_network: '', b_software: '', b_batch: 0,
-  cluster_on: false, cluster: 'dgx1_v100_edr', nodes: 16, collective: 'auto', overlap: true, bucket_mib: 25,
+  cluster_on: true, cluster: 'dgx_h100_ndr', nodes: 1, collective: 'auto', overlap: true, bucket_mib: 25,
   stages: 1, micro_batches: 1,
   search_on: false, search_devices: 16, search_per_node: 4,
   ...TRANSFORMER_DEFAULTS,
@@ -21,19 +26,67 @@ const BOOLEANS = new Set(Object.keys(DEFAULTS).filter((k) => typeof DEFAULTS[k] 
 export const isNumberKey = (key) => NUMBERS.has(key);
 
 // Only what differs from the defaults goes into the hash, so links stay short.
-export function toHash(state) {
+export function toParams(state) {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(state)) {
     if (!(key in DEFAULTS) || value === DEFAULTS[key]) continue;
     params.set(key, BOOLEANS.has(key) ? (value ? '1' : '0') : String(value));
   }
-  const text = params.toString();
-  return text ? '#' + text : '#';
+  return params.toString();
 }
 
+// Base64url without padding, of bytes and back (null when the text is not base64url).
+export function toBase64url(bytes) {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+export function fromBase64url(text) {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
+  try {
+    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  } catch {
+    return null;
+  }
+}
+
+// Text deflated (raw deflate, level 9) in base64url, and back; null when it does not inflate.
+export const compress = (text) => toBase64url(deflateSync(strToU8(text), { level: 9 }));
+export function decompress(text) {
+  const bytes = fromBase64url(text);
+  if (!bytes) return null;
+  try {
+    return strFromU8(inflateSync(bytes));
+  } catch {
+    return null;
+  }
+}
+
+export function toHash(state) {
+  const text = toParams(state);
+  return text ? '#z=' + compress(text) : '#';
+}
+
+// The parameters of a hash: "#z=..." (compressed) or the parameters themselves (links made
+// before compression).
+export function hashParams(hash) {
+  const text = String(hash).replace(/^#/, '');
+  return new URLSearchParams(text.startsWith('z=') ? decompress(text.slice(2)) ?? '' : text);
+}
+
+// An uncompressed link was written against the defaults of its time (API 0.2 and before: VGG-16
+// on a Titan X, no cluster): what it leaves out takes those, so that it still shows what it showed.
+export const LINK_DEFAULTS_BEFORE_COMPRESSION = {
+  net: 'vgg16', device: 'TITAN_X', cluster_on: false, cluster: 'dgx1_v100_edr', nodes: 16,
+};
+
 export function fromHash(hash) {
-  const state = { ...DEFAULTS };
-  const params = new URLSearchParams(String(hash).replace(/^#/, ''));
+  const text = String(hash).replace(/^#/, '');
+  const old = text !== '' && !text.startsWith('z=');
+  const state = old ? { ...DEFAULTS, ...LINK_DEFAULTS_BEFORE_COMPRESSION } : { ...DEFAULTS };
+  const params = hashParams(hash);
   for (const [key, raw] of params) {
     if (!(key in DEFAULTS)) continue;
     if (NUMBERS.has(key)) {
@@ -68,6 +121,10 @@ export function requests(state) {
   else if (state.software) base.software = state.software;
   if (state.batch_size) base.batch_size = state.batch_size;  // 0: the spec's batch
 
+  // Time and cost to train, priced by the core (docs/api.md, "Time to train").
+  if (state.dataset >= 1) Object.assign(base, { dataset_samples: state.dataset, epochs: Math.max(1, Math.round(state.epochs)) });
+  if (state.price_preset || state.price > 0) base.price_per_gpu_hour = state.price_preset || state.price;
+
   const estimate = { command: 'estimate', ...base };
   const workers = parseWorkers(state.workers);
   if (workers) {
@@ -94,6 +151,6 @@ export function requests(state) {
   }
 
   const search = { command: 'search', ...base, devices: state.search_devices, devices_per_node: state.search_per_node };
-  delete search.optimizer;
+  for (const key of ['optimizer', 'dataset_samples', 'epochs', 'price_per_gpu_hour']) delete search[key];
   return { estimate, compare, search: state.search_on ? search : null };
 }

@@ -1,0 +1,183 @@
+// A newcomer's path on a phone (390 x 844), in headless Chromium: open the page, pick "DGX H100"
+// and "ResNet-50", read the time per step and the time to train in the first screen without
+// scrolling, copy the embed snippet, load it in a page of its own: the element shows the same
+// step. Every state reached passes axe (WCAG 2 A and AA) with zero violations.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, dist, cliApi, assertClose, newPage, afterUpdate, assertNoAxeViolations } from './helpers.mjs';
+
+let server, browser;
+const PHONE = { viewport: { width: 390, height: 844 }, permissions: ['clipboard-read', 'clipboard-write'] };
+
+before(async () => {
+  server = await serve(dist);
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+// The page's formatting (web/src/format.js): milliseconds and durations.
+const ms = (v) => (v === 0 ? '0' : Math.abs(v) >= 100 ? v.toFixed(1) : Math.abs(v) >= 1 ? v.toFixed(3) : v.toPrecision(3));
+function duration(msValue) {
+  const s = msValue / 1e3;
+  if (s < 120) return s.toFixed(1) + ' s';
+  if (s < 7200) return (s / 60).toFixed(1) + ' min';
+  if (s < 172800) return (s / 3600).toFixed(1) + ' h';
+  return (s / 86400).toFixed(1) + ' days';
+}
+
+// Whether the element lies wholly inside the first screen (the page not scrolled).
+async function inFirstScreen(page, selector) {
+  return page.evaluate((sel) => {
+    const box = document.querySelector(sel).getBoundingClientRect();
+    return window.scrollY === 0 && box.width > 0 && box.top >= 0 && box.bottom <= window.innerHeight &&
+      box.left >= 0 && box.right <= window.innerWidth;
+  }, selector);
+}
+
+const optionValue = (page, select, label) => page.locator(`${select} option`, { hasText: label }).first().getAttribute('value');
+
+test('a newcomer on a phone picks DGX H100 and ResNet-50, reads step and time to train, embeds the same number', async () => {
+  // Someone else's old link (uncompressed): VGG-16 on one DGX-1 node.
+  const page = await newPage(browser, PHONE);
+  await page.goto(server.url + '/#cluster_on=1&nodes=1&device=V100_SXM2_16GB');
+  await page.waitForSelector('body[data-ready=true]');
+  assert.equal(await page.locator('#net').inputValue(), 'vgg16');
+  await assertNoAxeViolations(page, 'an old link opened');
+
+  await afterUpdate(page, async () => page.selectOption('#cluster', await optionValue(page, '#cluster', 'DGX H100')));
+  // The cluster's GPU is now the device, and the Device select shows it.
+  assert.equal(await page.locator('#device').inputValue(), 'H100_SXM');
+  await afterUpdate(page, async () => page.selectOption('#net', await optionValue(page, '#net', 'ResNet-50')));
+  assert.equal(await page.locator('#net').inputValue(), 'resnet50_v1_5');
+
+  await page.evaluate(() => window.scrollTo(0, 0));
+  assert.ok(await inFirstScreen(page, '#headline-step'), 'time per step in the first screen');
+  assert.ok(await inFirstScreen(page, '#headline-train'), 'time to train in the first screen');
+  // The same request through the CLI: the page's request document, priced natively.
+  const shown = await page.evaluate(() => window.paleoResult);
+  const cli = cliApi(shown.requests.estimate);
+  assertClose(shown.estimate, cli, 1e-12);
+  assert.equal(cli.device.key, 'H100_SXM');
+  assert.equal(cli.cluster.cluster.key, 'dgx_h100_ndr');
+  assert.equal(await page.locator('#headline-step').textContent(), ms(cli.cluster.step_ms) + ' ms');
+  const head = cli.train.setups[cli.train.headline];
+  assert.equal(await page.locator('#headline-train').textContent(), duration(head.time_s * 1e3));
+  // Both are marked as estimates, with the family's expected error band.
+  const band = (cli.expected_error.median_abs_error * 100).toFixed(1);
+  for (const id of ['#headline-step', '#headline-train']) {
+    const note = await page.locator(id + ' + .note').textContent();
+    assert.match(note, new RegExp(`^estimate, ±${band} % typical`));
+  }
+  assert.deepEqual(page.errors, []);
+  await assertNoAxeViolations(page, 'DGX H100 and ResNet-50 picked');
+
+  // ResNet-50 on one DGX H100 node is the page's default scenario: the link says nothing more.
+  assert.match(page.url(), /\/#$/);
+  await page.click('#copy-embed');
+  const snippet = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(snippet, /cluster="dgx_h100_ndr"/);
+  assert.match(snippet, /net="resnet50_v1_5"/);
+
+  const doc = await newPage(browser, PHONE);
+  await doc.addInitScript(() => {
+    document.addEventListener('paleo-result', (e) => { window.embedResult = e.detail; });
+  });
+  const embedServer = await serve(dist, { '/doc.html': '<!doctype html><html lang="en"><title>doc</title>\n' + snippet + '\n' });
+  await doc.goto(embedServer.url + '/doc.html');
+  await doc.waitForFunction(() => window.embedResult !== undefined);
+  const detail = await doc.evaluate(() => window.embedResult);
+  assertClose(detail.cluster.step_ms, cli.cluster.step_ms, 1e-12);
+  const text = await doc.locator('paleo-estimate').evaluate((e) => e.shadowRoot.textContent);
+  assert.ok(text.includes(ms(cli.cluster.step_ms) + ' ms'), text);
+  await doc.close();
+  await embedServer.close();
+  await page.close();
+});
+
+test('a cluster preset sets the device; a different device chosen afterwards is priced and the core says so', async () => {
+  const page = await newPage(browser, PHONE);
+  await page.goto(server.url + '/');
+  await page.waitForSelector('body[data-ready=true]');
+  assert.equal(await page.locator('#device').inputValue(), 'H100_SXM');
+  // The default prices kernels with the H100's software era: no PPP pair is shown (nor sent).
+  assert.equal(await page.locator('#software').inputValue(), '');
+  assert.equal(await page.locator('#ppp-pair').isVisible(), false);
+  await afterUpdate(page, () => page.selectOption('#device', 'A100_40GB_SXM'));
+  const shown = await page.evaluate(() => window.paleoResult);
+  const cli = cliApi(shown.requests.estimate);
+  assert.equal(cli.device.key, 'A100_40GB_SXM');
+  assert.ok(cli.warnings.some((w) => w.includes('is built of H100_SXM')));
+  assert.deepEqual(await page.locator('#warnings li').allTextContents(), cli.warnings);
+  await assertNoAxeViolations(page, 'a deliberate device mismatch');
+  await page.close();
+});
+
+test('the skip link focuses the results and keeps the URL; an invalid worker count is told in words', async () => {
+  const page = await newPage(browser, PHONE);
+  await page.goto(server.url + '/#z=' + '');
+  await page.waitForSelector('body[data-ready=true]');
+  await afterUpdate(page, () => page.selectOption('#net', 'vgg16'));
+  const before = page.url();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  assert.equal(page.url(), before);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'results');
+  await page.click('#paleo2017-inputs summary');
+  await afterUpdate(page, () => page.fill('#workers', '1, two'));
+  const note = page.locator('#workers + .field-error');
+  assert.equal(await note.isVisible(), true);
+  assert.match(await note.textContent(), /whole numbers/);
+  assert.equal(await page.locator('#workers').getAttribute('aria-describedby'), 'workers-field-error');
+  await assertNoAxeViolations(page, 'an invalid worker count');
+  await page.close();
+});
+
+test('the PALEO 2017 model has its own section, closed by default, with the core\'s scheme list', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '/');
+  await page.waitForSelector('body[data-ready=true]');
+  assert.equal(await page.locator('#paleo2017').evaluate((d) => d.open), false);
+  assert.equal(await page.locator('#scaling-table').isVisible(), false);
+  await page.click('#paleo2017 summary');
+  const presets = cliApi({ command: 'presets' });
+  const headers = await page.locator('#scaling-table thead th').allTextContents();
+  for (const scheme of presets.original_schemes) assert.ok(headers.includes(scheme + ' ms'), headers.join('|'));
+  // The headings of the results name no interconnect: the cluster model uses the cluster's links.
+  const headings = await page.locator('#results h2, #results h3').allTextContents();
+  for (const h of headings) assert.doesNotMatch(h, /ethernet|infiniband/i);
+  await assertNoAxeViolations(page, 'the PALEO 2017 section open');
+  await page.close();
+});
+
+test('a pasted spec goes into the embed snippet compressed; the element prices the same spec', async () => {
+  const page = await newPage(browser, PHONE);
+  await page.goto(server.url + '/');
+  await page.waitForSelector('body[data-ready=true]');
+  const spec = { name: 'pasted', layers: { data: { parents: [], type: 'Input', tensor: [32, 32, 32, 3] },
+    conv: { parents: ['data'], type: 'Convolution', filter: [3, 3, 3, 16], strides: [1, 1, 1, 1], padding: 'SAME' } } };
+  await page.click('#spec-box summary');
+  await afterUpdate(page, () => page.fill('#spec', JSON.stringify(spec)));
+  const shown = await page.evaluate(() => window.paleoResult);
+  assert.equal(shown.estimate.net.name, 'pasted');
+  await page.click('#copy-embed');
+  const snippet = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(snippet, /spec-z="[A-Za-z0-9_-]+"/);
+  const doc = await newPage(browser);
+  await doc.addInitScript(() => {
+    document.addEventListener('paleo-result', (e) => { window.embedResult = e.detail; });
+  });
+  const embedServer = await serve(dist, { '/doc.html': '<!doctype html><html lang="en"><title>doc</title>\n' + snippet + '\n' });
+  await doc.goto(embedServer.url + '/doc.html');
+  await doc.waitForFunction(() => window.embedResult !== undefined);
+  const detail = await doc.evaluate(() => window.embedResult);
+  const cli = cliApi(shown.requests.estimate);
+  assert.equal(detail.net.name, 'pasted');
+  assertClose(detail.cluster.step_ms, cli.cluster.step_ms, 1e-12);
+  assertClose(detail.train, cli.train, 1e-12);
+  await doc.close();
+  await embedServer.close();
+  await page.close();
+});

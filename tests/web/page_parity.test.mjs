@@ -1,0 +1,93 @@
+// One model in one place: the requests the page sends for its scenarios, through the native CLI
+// (`paleo api`) and the WebAssembly module the page runs, give the same documents; and the page's
+// request for a state carries the fields the core prices time to train with.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { singleFileModule, cliApi, assertClose, root } from './helpers.mjs';
+
+const require = createRequire(import.meta.url);
+const paleo = await require(singleFileModule)();
+const wasm = (request) => JSON.parse(paleo.handle(JSON.stringify(request)));
+
+// The page's own state module (web/src/state.js), bundled for node, so that the requests compared
+// are the ones the page sends.
+const bundled = await build({ entryPoints: [join(root, 'web', 'src', 'state.js')], bundle: true, write: false,
+  format: 'esm', platform: 'neutral', logLevel: 'silent' });
+const state = await import('data:text/javascript;base64,' + Buffer.from(bundled.outputFiles[0].text).toString('base64'));
+
+// Every net and cluster preset pair the browser tests use, and the page's default.
+const SCENARIOS = [
+  {},
+  { net: 'resnet50_v1_5', cluster: 'dgx_h100_ndr', device: 'H100_SXM' },
+  { net: 'resnet50_v1_5', cluster: 'dgx_a100_hdr', device: 'A100_40GB_SXM', nodes: 2 },
+  { net: 'vgg16', cluster: 'dgx1_v100_edr', device: 'V100_SXM2_16GB', nodes: 16, batch_size: 32 },
+  { net: 'alex_v2', cluster_on: false, device: 'TITAN_X', workers: '1,2,4,8', scaling: 'strong', batch_size: 100 },
+  { net: 'vgg16', cluster_on: false, device: 'TITAN_X', batch_size: 100000 },
+  { net: 'vgg16', cluster_on: true, cluster: 'dgx_h100_ndr', device: 'TITAN_X' },  // a deliberate mismatch
+  { net: 'mobilenet_v2', cluster_on: false, device: 'CPU_I7', software: 'tensorflow', price_preset: 'aws_p5_h100_capacity_block' },
+];
+
+for (const overrides of SCENARIOS) {
+  const s = { ...state.DEFAULTS, ...overrides };
+  test(`the page's estimate for ${JSON.stringify(overrides)}: CLI and WebAssembly give one document`, () => {
+    const { estimate } = state.requests(s);
+    const cli = cliApi(estimate);
+    assert.equal(cli.ok, true, JSON.stringify(cli.error));
+    assertClose(wasm(estimate), cli, 1e-12);
+    // The page asks the core for the time to train; it computes none itself.
+    assert.equal(estimate.dataset_samples, s.dataset);
+    assert.ok(cli.train.setups.length >= 1);
+  });
+}
+
+test('presets and their lists: CLI and WebAssembly agree', () => {
+  const cli = cliApi({ command: 'presets' });
+  assertClose(wasm({ command: 'presets' }), cli, 0);
+  assert.deepEqual(cli.original_schemes, ['OneToAll', 'TreeAllReduce', 'ButterflyAllReduce', 'ButterflyMixing']);
+  assert.ok(cli.collectives.includes('hierarchical') && cli.collectives[0] === 'auto');
+});
+
+test('the page\'s default is ResNet-50 on a DGX H100 node, priced by the H100\'s software era, not PPP 1/1', () => {
+  const { estimate } = state.requests(state.DEFAULTS);
+  assert.equal(estimate.net, 'resnet50_v1_5');
+  assert.equal(estimate.device, 'H100_SXM');
+  assert.equal(estimate.cluster, 'dgx_h100_ndr');
+  assert.equal(estimate.nodes, 1);
+  assert.equal(estimate.ppp_comp, undefined);
+  assert.equal(estimate.software, undefined);
+  const cli = cliApi(estimate);
+  assert.ok(cli.software_era, 'priced by a software era');
+  assert.equal(cli.device.key, cliApi({ command: 'presets' }).clusters.find((c) => c.key === 'dgx_h100_ndr').device);
+});
+
+test('the URL state is compressed (#z=, deflate + base64url) and old links still load', () => {
+  const spec = JSON.stringify({ name: 'x'.repeat(4000), layers: {} });
+  const s = { ...state.DEFAULTS, net: 'vgg16', batch_size: 32, spec };
+  const hash = state.toHash(s);
+  assert.match(hash, /^#z=[A-Za-z0-9_-]+$/);
+  // 4,000 repeated characters deflate to a few dozen bytes; the plain parameters are over 4 KB.
+  assert.ok(hash.length < 200, `${hash.length} characters`);
+  assert.ok(state.toParams(s).length > 4000);
+  assert.deepEqual(state.fromHash(hash), s);
+  // A link made before compression, against the defaults of its time (VGG-16 on a Titan X, no
+  // cluster): what it leaves out still means what it meant then.
+  const old = state.fromHash('#batch_size=32&software=tensorflow');
+  assert.deepEqual([old.net, old.device, old.cluster_on, old.batch_size, old.software],
+    ['vgg16', 'TITAN_X', false, 32, 'tensorflow']);
+  assert.deepEqual(state.fromHash('#'), state.DEFAULTS);
+  assert.deepEqual(state.fromHash(''), state.DEFAULTS);
+  // A pasted spec (VGG-16's preset, 5.6 KB of JSON): the plain parameters are 8.2 KB, percent-
+  // encoded; deflated, the link keeps under 1 KB and gives the same spec back.
+  const vgg = readFileSync(join(root, 'presets', 'nets', 'vgg16.json'), 'utf8');
+  const pasted = { ...state.DEFAULTS, spec: vgg };
+  assert.ok(state.toParams(pasted).length > 8000);
+  assert.ok(state.toHash(pasted).length < 1000, `${state.toHash(pasted).length} characters`);
+  assert.equal(state.fromHash(state.toHash(pasted)).spec, vgg);
+  // A damaged compressed hash gives the defaults, not an exception.
+  assert.deepEqual(state.fromHash('#z=%%%'), state.DEFAULTS);
+  assert.deepEqual(state.fromHash('#z=AAAA'), state.DEFAULTS);
+});
