@@ -5,6 +5,7 @@
 // offers itself as a file.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serve, launch, dist, root, cliApi, newPage, afterUpdate } from './helpers.mjs';
@@ -97,7 +98,7 @@ test('a Keras model.to_json() file', async () => {
   await page.close();
 });
 
-test('an .onnx file dropped on the page: decoded in the browser, attention priced, too long for a link', async () => {
+test('an .onnx file dropped on the page: decoded in the browser, attention priced, in a compressed link', async () => {
   const page = await open();
   const bytes = readFileSync(data('onnx', 'vit_b_16.onnx')).toString('base64');
   await afterUpdate(page, () => page.evaluate(async (b64) => {
@@ -114,12 +115,39 @@ test('an .onnx file dropped on the page: decoded in the browser, attention price
   assert.deepEqual(shown.request.net, graph);
   assert.equal(shown.estimate.layers.filter((l) => l.type === 'MatMul').length, 24);
   assert.ok(cli.warnings.some((w) => w.includes('24 MatMul nodes of two activations')));
+  // The 217 kB graph compresses into a link short enough to share, which opens the same net.
+  assert.ok(page.url().length < MAX_SHAREABLE_LINK, `${page.url().length} characters`);
+  assert.equal(await page.locator('#link-note').isVisible(), false);
+  const again = await open(new URL(page.url()).hash);
+  assert.deepEqual(await again.evaluate(() => window.paleoResult.requests.estimate.net), graph);
+  assert.equal(await page.evaluate(() => document.body.classList.contains('dropping')), false);
+  assert.deepEqual([...page.errors, ...again.errors], []);
+  await page.close();
+  await again.close();
+});
+
+test('a net too large for a shareable link: a note, and the net as a JSON file', async () => {
+  // 6,000 layers with random names: no compression makes that link short.
+  const layers = { data: { parents: [], type: 'Input', tensor: [1, 8] } };
+  let parent = 'data';
+  for (let i = 0; i < 6000; ++i) {
+    const name = randomBytes(12).toString('hex');
+    layers[name] = { parents: [parent], type: 'ReLU' };
+    parent = name;
+  }
+  const spec = { name: 'long chain', layers };
+  const page = await open();
+  await afterUpdate(page, () => page.setInputFiles('#spec-file', { name: 'long.json', mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(spec)) }));
+  assert.ok(page.url().length > MAX_SHAREABLE_LINK, `${page.url().length} characters`);
   assert.equal(await page.locator('#link-note').isVisible(), true);
-  assert.match(await page.locator('#link-note .size').textContent(), /^\d+ kB$/);
+  assert.equal(await page.locator('#link-note .size').textContent(), `${Math.round(page.url().length / 1000)} kB`);
   const [file] = await Promise.all([page.waitForEvent('download'), page.click('#link-note-download')]);
   assert.equal(file.suggestedFilename(), 'paleo-net.json');
-  assert.deepEqual(JSON.parse(readFileSync(await file.path(), 'utf8')), graph);
-  assert.equal(await page.evaluate(() => document.body.classList.contains('dropping')), false);
+  assert.deepEqual(JSON.parse(readFileSync(await file.path(), 'utf8')), spec);
+  // Back to a preset: the note goes.
+  await afterUpdate(page, () => page.click('#spec-clear'));
+  assert.equal(await page.locator('#link-note').isVisible(), false);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

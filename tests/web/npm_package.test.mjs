@@ -72,15 +72,17 @@ function typecheck(name, source) {
 test('TypeScript: the typings check a correct use and reject a wrong one', () => {
   assert.equal(typecheck('good.ts', `import { estimate, search, presets, type EstimateResponse } from 'paleo-estimator';
 import 'paleo-estimator/element';
-const r = await estimate({ net: 'vgg16', device: 'TITAN_X', batch_size: 64, workers: [1, 2], scaling: ['weak'] });
+const r = await estimate({ net: 'vgg16', device: 'TITAN_X', batch_size: 64, workers: [1, 2], scaling: ['weak'],
+  dataset_samples: 1281167, epochs: 90, price_per_gpu_hour: 2 });
 const step: number = r.ok ? r.totals.step_ms : 0;
+const days: number = r.ok && r.train ? r.train.setups[r.train.headline].time_days : 0;
 const layers: EstimateResponse['layers'] = r.ok ? r.layers : [];
 const s = await search({ net: 'alex_v2', devices: 16, devices_per_node: 4 });
 const speedup: number = s.ok ? s.speedup_over_data_parallel : 1;
 const keys: string[] = ((await presets()) as { nets?: { key: string }[] }).nets?.map((n) => n.key) ?? [];
 const element = document.querySelector('paleo-estimate');
 const last = element?.result;
-console.log(step, layers.length, speedup, keys, last);
+console.log(step, days, layers.length, speedup, keys, last);
 `), '');
   const wrong = typecheck('bad.ts', `import { estimate } from 'paleo-estimator';
 const r = await estimate({ net: 'vgg16', batch_size: '64', conv_algorithm: 'fastest' });
@@ -139,9 +141,9 @@ test('a documentation page imports { estimate } from the package and shows a num
   const cli = cliApi({ command: 'estimate', net: 'resnet50_v1_5', device: 'V100_SXM2_16GB', batch_size: 64 });
   assert.equal(await page.locator('#step').textContent(), cli.totals.step_ms.toFixed(2) + ' ms');
   await page.waitForFunction(() => document.querySelector('paleo-estimate').result !== undefined);
-  const element = await page.evaluate(() => {
+  const element = await page.evaluate(async () => {
     const e = document.querySelector('paleo-estimate');
-    return { request: e.request(), step_ms: e.result.totals.step_ms, shown: e.shadowRoot.textContent };
+    return { request: await e.request(), step_ms: e.result.totals.step_ms, shown: e.shadowRoot.textContent };
   });
   assert.deepEqual(element.request, { command: 'estimate', net: 'vgg16', device: 'TITAN_X', batch_size: 64 });
   assert.equal(element.step_ms, cliApi(element.request).totals.step_ms);

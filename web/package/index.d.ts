@@ -104,6 +104,12 @@ export interface RequestFields {
   bucket_bytes?: number;
   overlap?: boolean;
   pipeline?: { stages: number; micro_batches: number; schedule?: 'gpipe' | '1f1b'; split?: number[] };
+  /** `estimate`: samples in one pass over the dataset; adds `train` (time and cost to train). */
+  dataset_samples?: number;
+  /** With `dataset_samples`: passes over the dataset. */
+  epochs?: number;
+  /** US dollars per device-hour, or a price preset key; adds `cost_usd` to `train`. */
+  price_per_gpu_hour?: number | string;
   /** The `search` command: devices in all. */
   devices?: number;
 }
@@ -164,6 +170,7 @@ export interface Totals {
   update_pipelined_ms: number;
   forward_branch_parallel_ms: number;
   backward_branch_parallel_ms: number;
+  throughput_samples_per_s: number;
   forward_flops: number;
   params: number;
   params_bytes: number;
@@ -191,6 +198,32 @@ export interface SimulationRow {
   speedup: Record<'OneToAll' | 'TreeAllReduce' | 'ButterflyAllReduce' | 'ButterflyMixing', number>;
 }
 
+/** One setup of `train` (docs/api.md, "Time to train"). */
+export interface TrainSetup {
+  setup: string;
+  devices: number;
+  scheme: string | null;
+  samples_per_step: number;
+  step_ms: number;
+  steps: number;
+  time_s: number;
+  time_days: number;
+  device_hours: number;
+  cost_usd?: number;
+}
+
+export interface Train {
+  dataset_samples: number;
+  epochs: number;
+  price_per_gpu_hour?: number;
+  price_key?: string;
+  /** Index of the setup the response's own step is. */
+  headline: number;
+  /** Index of the setup of least time. */
+  fastest: number;
+  setups: TrainSetup[];
+}
+
 /** `estimate` and `layers` of a CNN (docs/api.md, "layers and estimate"). */
 export interface EstimateResponse {
   ok: true;
@@ -205,6 +238,8 @@ export interface EstimateResponse {
   warnings: string[];
   simulation?: { parallel: 'data'; scaling: { scaling: 'weak' | 'strong'; rows: SimulationRow[] }[] } | Record<string, unknown>;
   cluster?: Record<string, unknown>;
+  /** With `dataset_samples`: the time and cost to train. */
+  train?: Train;
   [field: string]: unknown;
 }
 
@@ -239,12 +274,14 @@ export interface SearchResponse {
 /** `presets` (docs/api.md, "presets"). */
 export interface PresetsResponse {
   ok: true;
-  nets: { key: string; name: string; batch_size: number }[];
+  nets: { key: string; name: string; label?: string; batch_size: number }[];
   devices: (DeviceSpec & { key: string })[];
   interconnects: (InterconnectSpec & { key: string })[];
   software: { key: string; name: string; ppp_comp: number; ppp_comm: number }[];
   scenarios: { key: string; title: string; request: Request }[];
   conv_algorithms: ConvAlgorithm[];
+  original_schemes: string[];
+  collectives: string[];
   [field: string]: unknown;
 }
 

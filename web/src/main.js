@@ -389,15 +389,19 @@ async function onInput(event) {
   schedule(event.type === 'input' && /^(text|number|textarea)/.test(event.target.type) ? 60 : 0);
 }
 
+// The spec box's net as JSON (a pasted prototxt wrapped as {"prototxt": ...}); the text itself
+// when it is neither (the estimate shows why).
+function specAsJson(text) {
+  try {
+    return JSON.stringify(netFromText(text));
+  } catch {
+    return text;
+  }
+}
+
 // An imported net can make the link too long to share: say so, and offer the net as a file.
 function linkNote() {
-  let net = state.spec;
-  try {
-    net = JSON.stringify(netFromText(state.spec), null, 1) + '\n';
-  } catch {
-    // not JSON: offered as it is
-  }
-  showLinkNote($('link-note'), $('link-note-download'), location.href.length, net);
+  showLinkNote($('link-note'), $('link-note-download'), location.href.length, specAsJson(state.spec) + '\n');
 }
 
 // Typing waits for a pause (60 ms); a pick or a click updates at once. What is on screen for
@@ -434,7 +438,7 @@ function currentEmbedSnippet() {
     ...(state.cluster_on ? [['cluster', state.cluster], ['nodes', state.nodes], ['collective', state.collective],
       ['overlap', state.overlap ? '' : 'false']] : []),
     ['dataset', state.dataset], ['epochs', state.epochs], ['price', state.price_preset || state.price || ''],
-    ...(state.spec.trim() ? [['spec-z', compress(state.spec)]] : [])]
+    ...(state.spec.trim() ? [['spec-z', compress(specAsJson(state.spec))]] : [])]
     .filter(([, v]) => v !== '' && v != null);
   return embedSnippet(new URL('paleo-embed.js', location.href).href, attrs);
 }
