@@ -348,12 +348,12 @@ class OnnxMapper {
       const Tensor& y = *in[1];
       if (y.image) throw Error("multiplies an NCHW image; flatten or reshape it first", name, "inputs");
       if (x.shape.size() < 2 || y.shape.size() < 2) throw Error("needs operands of rank 2 or more", name, "inputs");
-      std::vector<Dim> lead = onnx_broadcast(std::vector<Dim>(x.shape.begin(), x.shape.end() - 2),
-                                             std::vector<Dim>(y.shape.begin(), y.shape.end() - 2), name);
-      lead.push_back(x.shape[x.shape.size() - 2]);
-      lead.push_back(y.shape.back());
+      std::vector<Dim> out = onnx_broadcast(std::vector<Dim>(x.shape.begin(), x.shape.end() - 2),
+                                            std::vector<Dim>(y.shape.begin(), y.shape.end() - 2), name);
+      out.push_back(x.shape[x.shape.size() - 2]);
+      out.push_back(y.shape.back());
       ++attention_products_;
-      return add(name, {{"type", "MatMul"}}, {&x, &y}, n, lead);
+      return add(name, {{"type", "MatMul"}}, {&x, &y}, n, out);
     }
     const std::string w_name = n["inputs"].size() > 1 ? n["inputs"][1].get<std::string>() : "";
     const OnnxConstant* w = constant(w_name);
