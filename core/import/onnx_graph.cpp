@@ -9,19 +9,13 @@
 #include "core/base/request_limits.h"
 #include "core/import/onnx_constants.h"
 #include "core/import/onnx_gelu_pattern.h"
+#include "core/import/onnx_tensor.h"
 #include "core/spec/shape.h"
 
 namespace paleo {
 namespace {
 
-// A tensor the net computes: the Paleo layer writing it, its ONNX shape, and whether it is an
-// NCHW image (NHWC in Paleo). Every other tensor is one sample's in Paleo, behind the batch: the
-// first dimension equal to the graph input's batch is taken as the batch (docs/import.md).
-struct Tensor {
-  std::string layer;
-  std::vector<Dim> shape;
-  bool image = false;
-};
+using Tensor = OnnxTensor;
 
 // The product of dims[from, to); an error naming the node past kMaxElements or on a negative size.
 Dim product_of(const std::vector<Dim>& dims, std::size_t from, std::size_t to, const std::string& layer) {
@@ -92,36 +86,11 @@ class OnnxMapper {
     tensors_[in.value("name", "")] = t;
   }
 
-  // ---- shapes: ONNX's and Paleo's ----
-  // Where the batch sits in a (non-image) tensor's ONNX shape, or -1 when it is merged away.
-  Dim batch_index(const Tensor& t) const {
-    if (t.image) return 0;
-    for (std::size_t i = 0; i < t.shape.size(); ++i)
-      if (t.shape[i] == batch_) return static_cast<Dim>(i);
-    return -1;
-  }
-  std::vector<Dim> per_sample(const Tensor& t) const {
-    if (t.image) return {t.shape[2], t.shape[3], t.shape[1]};
-    std::vector<Dim> s = t.shape;
-    const Dim b = batch_index(t);
-    if (b >= 0) s.erase(s.begin() + b);
-    return s;
-  }
-  Json paleo_shape(const Tensor& t) const {
-    Json s = Json::array({batch_});
-    for (Dim d : per_sample(t)) s.push_back(d);
-    return s;
-  }
-  // The Paleo axis of ONNX axis `axis` of a non-image tensor (-1: the batch itself).
-  Dim paleo_axis(const Tensor& t, Dim axis) const {
-    if (t.image) {
-      static const Dim kNchwToNhwc[4] = {0, 3, 1, 2};
-      return kNchwToNhwc[axis];
-    }
-    const Dim b = batch_index(t);
-    if (axis == b) return -1;
-    return 1 + axis - (b >= 0 && axis > b ? 1 : 0);
-  }
+  // ---- shapes: ONNX's and Paleo's (core/import/onnx_tensor.h) ----
+  Dim batch_index(const Tensor& t) const { return onnx_batch_index(t, batch_); }
+  std::vector<Dim> per_sample(const Tensor& t) const { return onnx_per_sample(t, batch_); }
+  Json paleo_shape(const Tensor& t) const { return onnx_paleo_shape(t, batch_); }
+  Dim paleo_axis(const Tensor& t, Dim axis) const { return onnx_paleo_axis(t, axis, batch_); }
 
   // ---- layers ----
   const Tensor* tensor(const std::string& name) const {
