@@ -22,16 +22,27 @@ struct NodeIndex {
         if (in.is_string()) consumers[in.get<std::string>()].push_back(i);
     }
   }
-  std::string op(std::size_t i) const { return nodes[i].value("op", ""); }
+  // A node's field, or null for a node that is not an object or lacks it (the mapper reports those).
+  const Json& field(std::size_t i, const char* key) const {
+    static const Json none;
+    return nodes[i].is_object() && nodes[i].contains(key) ? nodes[i][key] : none;
+  }
+  std::string op(std::size_t i) const {
+    const Json& o = field(i, "op");
+    return o.is_string() ? o.get<std::string>() : "";
+  }
   std::string output(std::size_t i) const {
-    const Json& outs = nodes[i]["outputs"];
-    return outs.size() == 1 && outs[0].is_string() ? outs[0].get<std::string>() : "";
+    const Json& outs = field(i, "outputs");
+    return outs.is_array() && outs.size() == 1 && outs[0].is_string() ? outs[0].get<std::string>() : "";
   }
   std::string input(std::size_t i, std::size_t k) const {
-    const Json& ins = nodes[i]["inputs"];
-    return ins.size() > k && ins[k].is_string() ? ins[k].get<std::string>() : "";
+    const Json& ins = field(i, "inputs");
+    return ins.is_array() && ins.size() > k && ins[k].is_string() ? ins[k].get<std::string>() : "";
   }
-  bool has_inputs(std::size_t i, std::size_t count) const { return nodes[i]["inputs"].size() == count; }
+  bool has_inputs(std::size_t i, std::size_t count) const {
+    const Json& ins = field(i, "inputs");
+    return ins.is_array() && ins.size() == count;
+  }
   // The single node reading tensor `name`, of type `op`.
   bool only_consumer(const std::string& name, const std::string& op_name, std::size_t& out) const {
     auto it = consumers.find(name);

@@ -17,6 +17,11 @@ namespace {
 
 using Tensor = OnnxTensor;
 
+// A node's (or graph input's) "name" when it is a string, else `fallback`.
+std::string name_or(const Json& j, const std::string& fallback) {
+  return j.is_object() && j.contains("name") && j["name"].is_string() ? j["name"].get<std::string>() : fallback;
+}
+
 // The product of dims[from, to); an error naming the node past kMaxElements or on a negative size.
 Dim product_of(const std::vector<Dim>& dims, std::size_t from, std::size_t to, const std::string& layer) {
   Dim n = 1;
@@ -75,6 +80,7 @@ class OnnxMapper {
     if (!g_.contains("inputs") || !g_["inputs"].is_array() || g_["inputs"].size() != 1)
       throw Error("must have exactly one graph input (besides the initializers)", "", field_ + ".inputs");
     const Json& in = g_["inputs"][0];
+    if (!in.is_object()) throw Error("the graph input must be an object {name, shape}", "", field_ + ".inputs");
     std::vector<Dim> shape;
     if (in.contains("shape") && in["shape"].is_array())
       for (const Json& d : in["shape"]) shape.push_back(d.is_number_integer() && d.get<Dim>() > 0 ? d.get<Dim>() : 1);
@@ -83,7 +89,7 @@ class OnnxMapper {
     batch_ = shape[0];
     Tensor t{"data", shape, shape.size() == 4};
     spec_["layers"]["data"] = {{"parents", Json::array()}, {"type", "Input"}, {"tensor", paleo_shape(t)}};
-    tensors_[in.value("name", "")] = t;
+    tensors_[name_or(in, "")] = t;
   }
 
   // ---- shapes: ONNX's and Paleo's (core/import/onnx_tensor.h) ----
@@ -113,7 +119,7 @@ class OnnxMapper {
   void bind_outputs(const Json& n, const Tensor& t) {
     if (batch_ > 1 && batch_index(t) < 0)  // Paleo keeps the batch apart: it cannot follow this one
       throw Error("merges the batch of " + std::to_string(batch_) + " the graph was exported at into another dimension; "
-                  "export the model at batch 1 or with a symbolic batch", n.value("name", ""), "inputs");
+                  "export the model at batch 1 or with a symbolic batch", name_or(n, ""), "inputs");
     for (const Json& out : n["outputs"])
       if (!out.get<std::string>().empty()) tensors_[out.get<std::string>()] = t;
   }
@@ -153,8 +159,8 @@ class OnnxMapper {
     for (const Json& s : n["inputs"]) if (!s.is_string()) throw Error("input names must be strings", "", field_ + ".nodes");
     for (const Json& s : n["outputs"]) if (!s.is_string()) throw Error("output names must be strings", "", field_ + ".nodes");
     const std::string op = n["op"].get<std::string>();
-    const std::string name = n.value("name", op);
-    const Json attrs = n.value("attributes", Json::object());
+    const std::string name = name_or(n, op);
+    const Json attrs = n.contains("attributes") && n["attributes"].is_object() ? n["attributes"] : Json::object();
     if (absorbed_.count(index)) return;
     if (auto g = gelus_.find(index); g != gelus_.end()) return gelu(name, g->second);
     if (op == "Constant") return constant_node(n, attrs);
