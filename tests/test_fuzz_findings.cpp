@@ -95,3 +95,25 @@ TEST_CASE("fuzz finding: ONNX nodes and inputs of the wrong kind are errors nami
     CHECK(response["error"]["field"].get<std::string>().rfind("net.onnx_graph", 0) == 0);
   }
 }
+
+// fuzz_api, through an ONNX graph with dangling branches: where branches cross (a -> b -> c ->
+// join <- a, and b -> dangling), the original's walk released `join` inside b's branch and then
+// walked it again from a's: the layer was listed twice, a layer read its parent's shape before that
+// was built (a heap read past the layers built so far; "internal error: bad_array_new_length" on
+// this one). Such nets are now ordered topologically, in spec order where free.
+TEST_CASE("fuzz finding: crossing branches list every layer once, after its parents") {
+  const Json spec = Json::parse(R"({"name": "crossing", "layers": {
+    "data": {"parents": [], "type": "Input", "tensor": [1, 8]},
+    "a": {"parents": ["data"], "type": "ReLU"}, "b": {"parents": ["a"], "type": "ReLU"},
+    "c": {"parents": ["b"], "type": "ReLU"}, "join": {"parents": ["c", "a"], "type": "Elementwise"},
+    "dangling": {"parents": ["b"], "type": "ReLU"}, "after": {"parents": ["join"], "type": "InnerProduct", "num_outputs": 3}}})");
+  const Json r = paleo::handle_request(Json{{"command", "layers"}, {"net", spec}, {"profile", "paleo2017"}});
+  INFO(r.dump());
+  REQUIRE(r["ok"] == true);
+  std::vector<std::string> order;
+  for (const Json& l : r["layers"]) order.push_back(l["name"].get<std::string>());
+  CHECK(order == std::vector<std::string>{"data", "a", "b", "c", "join", "dangling", "after"});
+  for (const Json& l : r["layers"])
+    for (const Json& in : l["inputs"]) CHECK(in == Json({1, 8}));
+  CHECK(r["totals"]["forward_flops"] == 2.0 * 8 * 3);
+}
