@@ -1,5 +1,7 @@
 #include "cli/request_builder.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -34,6 +36,31 @@ bool has_extension(const std::string& path, const std::string& extension) {
   return path.size() > extension.size() && path.compare(path.size() - extension.size(), extension.size(), extension) == 0;
 }
 
+// The text between single quotes for a POSIX shell.
+std::string shell_quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// An .onnx file: decoded by tools/onnx_to_graph.mjs under Node (docs/import.md), which prints the
+// request's {"onnx_graph": ...}. PALEO_TOOLS_DIR names another tools folder than the source tree's.
+Json onnx_file_net(const std::string& path) {
+  const char* env = std::getenv("PALEO_TOOLS_DIR");
+  const std::string tools = env && *env ? env : PALEO_DEFAULT_TOOLS_DIR;
+  const std::string command = "node " + shell_quoted(tools + "/onnx_to_graph.mjs") + " " + shell_quoted(path);
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) throw std::invalid_argument(path + ": cannot start node to decode the ONNX file");
+  std::string text;
+  char buffer[65536];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) text.append(buffer, n);
+  const int status = pclose(pipe);
+  if (status != 0)
+    throw std::invalid_argument(path + ": the ONNX decoder (node " + tools +
+                                "/onnx_to_graph.mjs, which needs Node and `npm ci`) failed; see its message above");
+  return json_file_document(text, path);
+}
+
 }  // namespace
 
 Json number_or_text(const std::string& text) {
@@ -59,11 +86,16 @@ Json json_file_document(const std::string& text, const std::string& path) {
 Json net_argument(const std::string& arg) {
   std::ifstream file(arg);
   if (file) {
+    if (has_extension(arg, ".onnx")) return onnx_file_net(arg);
     std::stringstream text;
     text << file.rdbuf();
     // Other frameworks' files go to the core as they are; it converts them (core/import/).
     if (has_extension(arg, ".prototxt")) return Json{{"prototxt", text.str()}};
-    return json_file_document(text.str(), arg);
+    Json document = json_file_document(text.str(), arg);
+    // A Keras model.to_json() file: {"class_name": "Sequential" | "Functional", "config": ...}.
+    const bool keras = document.is_object() && document.contains("config") && document.contains("class_name") &&
+                       (document["class_name"] == "Sequential" || document["class_name"] == "Functional");
+    return keras ? Json{{"keras", std::move(document)}} : document;
   }
   return file_stem(arg);
 }

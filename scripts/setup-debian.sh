@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what Paleo needs on Debian 12: compilers, CMake, the two C++ libraries, Emscripten,
 # Node and Chromium (for the browser tests), clang and its sanitizer and libFuzzer runtime (for the
-# sanitizer job). Does nothing when everything is already there.
+# sanitizer job), PyTorch and torchvision (for the test of tools/paleo_from_torch.py). Does nothing
+# when everything is already there.
 set -euo pipefail
 
 packages=(build-essential cmake g++ nlohmann-json3-dev catch2 libbenchmark-dev emscripten chromium python3
-          clang libclang-rt-dev)
+          clang libclang-rt-dev python3-torch python3-torchvision)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

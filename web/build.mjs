@@ -36,6 +36,10 @@ await build({ ...common, entryPoints: [join(web, 'src', 'boot.js')], format: 'ii
   define: { 'import.meta.url': 'document.currentScript.src' } });
 await build({ ...common, entryPoints: [join(web, 'src', 'main.js')], format: 'esm', outfile: join(dist, 'app.js') });
 copyFileSync(join(web, 'index.html'), join(dist, 'index.html'));
+// The ONNX decoder (tools/onnx_graph_decoder.mjs and onnx-proto): loaded by the page only when an
+// .onnx file is dropped or picked (web/src/import_drop.js).
+await build({ ...common, entryPoints: [join(root, 'tools', 'onnx_graph_decoder.mjs')], format: 'esm',
+  outfile: join(dist, 'onnx-decoder.js') });
 // The worker that runs the core (with the Emscripten module's glue): a module worker, and a
 // classic one for browsers without module workers.
 await build({ ...common, entryPoints: [join(web, 'src', 'worker.js')], format: 'esm', outfile: join(dist, 'worker.js') });

@@ -22,6 +22,19 @@ PassCost matmul_cost(const CostModel& model, double a, double b, double c, int w
   return cost;
 }
 
+// `batches` products of two activations [m, k] x [k, n] (a MatMul layer: attention's scores, its
+// weighted sum of values); every operand is read or written once per batch.
+PassCost batched_matmul_cost(const CostModel& model, double batches, double m, double k, double n) {
+  PassCost cost;
+  GemmShape shape;
+  shape.m = batches * m;
+  shape.n = shape.align_n = n;
+  shape.k = shape.align_k = k;
+  model.add_matmul(cost, 2 * batches * m * k * n, shape);
+  for (double elements : {m * k, k * n, m * n}) model.add_mem(cost, batches * elements * model.activation_bytes());
+  return cost;
+}
+
 // Read the input and write the output: pooling and dropout.
 PassCost elementwise_cost(const CostModel& model, const Layer& l, double flops) {
   PassCost cost;
@@ -168,7 +181,8 @@ LayerCost layer_compute_cost(const Layer& l, const CostModel& model, const CostO
       forward = data = elementwise_cost(model, l, product(l.inputs[0]));
       break;
     case LayerKind::kInnerProduct: {
-      const double n = static_cast<double>(l.inputs[0][0]);
+      // The rows the weights multiply: the samples, times the positions when on the last axis.
+      const double n = product(l.inputs[0]) / static_cast<double>(l.weights[0]);
       const double in = static_cast<double>(l.weights[0]);
       const double out = static_cast<double>(l.weights[1]);
       forward = matmul_cost(model, n, in, out, 2);
@@ -181,6 +195,16 @@ LayerCost layer_compute_cost(const Layer& l, const CostModel& model, const CostO
       forward = r.forward;
       data = r.backward_data;
       filter = r.backward_filter;
+      break;
+    }
+    case LayerKind::kMatMul: {  // C = A x B; backward: dA = dC x B^T and dB = A^T x dC, no weights
+      const double m = static_cast<double>(l.output[l.output.size() - 2]);
+      const double k = static_cast<double>(l.weights[0]);
+      const double p = static_cast<double>(l.weights[1]);
+      const double batches = product(l.output) / (m * p);
+      forward = batched_matmul_cost(model, batches, m, k, p);
+      data = batched_matmul_cost(model, batches, m, p, k);
+      data += batched_matmul_cost(model, batches, k, m, p);
       break;
     }
     default:

@@ -17,6 +17,7 @@ constexpr Elementwise kBatchNorm = {6, 10, 2, 3, 2};
 constexpr Elementwise kLrn = {13, 26, 1, 3, 0};  // window of 5: 2*5 + 3
 constexpr Elementwise kScale = {2, 2, 1, 2, 0};
 constexpr Elementwise kSoftmax = {5, 4, 2, 2, 0};
+constexpr Elementwise kGelu = {8, 12, 1, 2, 0};  // x/2 (1 + erf(x/sqrt 2)); its derivative needs exp too
 
 // Costed for every layer of every pass priced: the names are told apart by their length first.
 const Elementwise* operator_for(const std::string& type) {
@@ -28,6 +29,7 @@ const Elementwise* operator_for(const std::string& type) {
       return nullptr;
     case 4:
       if (type == "relu" || type == "ReLU" || type == "tanh") return &kRelu;
+      if (type == "GELU" || type == "gelu") return &kGelu;
       return nullptr;
     case 5:
       if (type == "ReLU6" || type == "relu6") return &kRelu;

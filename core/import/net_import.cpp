@@ -2,6 +2,7 @@
 
 #include "core/base/error.h"
 #include "core/import/caffe_prototxt.h"
+#include "core/import/keras_model.h"
 #include "core/import/onnx_graph.h"
 
 namespace paleo {
@@ -10,12 +11,15 @@ namespace {
 // The key naming each imported form; exactly one of them, and nothing else, in the object.
 const char* const kPrototxt = "prototxt";
 const char* const kOnnxGraph = "onnx_graph";
+const char* const kKeras = "keras";
 
 bool only_key(const Json& net, const char* key) { return net.is_object() && net.size() == 1 && net.contains(key); }
 
 }  // namespace
 
-bool is_imported_net(const Json& net) { return only_key(net, kPrototxt) || only_key(net, kOnnxGraph); }
+bool is_imported_net(const Json& net) {
+  return only_key(net, kPrototxt) || only_key(net, kOnnxGraph) || only_key(net, kKeras);
+}
 
 Json imported_net_spec(const Json& net, const std::string& field, bool as_original, std::vector<std::string>& warnings) {
   if (only_key(net, kPrototxt)) {
@@ -24,6 +28,7 @@ Json imported_net_spec(const Json& net, const std::string& field, bool as_origin
     return caffe_prototxt_to_spec(text.get<std::string>(), field + "." + kPrototxt, as_original, warnings);
   }
   if (only_key(net, kOnnxGraph)) return onnx_graph_to_spec(net[kOnnxGraph], field + "." + kOnnxGraph, warnings);
+  if (only_key(net, kKeras)) return keras_model_to_spec(net[kKeras], field + "." + kKeras, warnings);
   throw Error("is not an imported net", "", field);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // A request's `net` given in another framework's format, converted to a Paleo network spec
-// (docs/import.md): {"prototxt": "<Caffe prototxt text>"}, ...
+// (docs/import.md): {"prototxt": "<Caffe prototxt text>"}, {"onnx_graph": {...}} (decoded by
+// tools/onnx_to_graph.mjs), {"keras": <model.to_json(), as an object or its text>}.
 #include <string>
 #include <vector>
 

@@ -1,20 +1,33 @@
 #include "core/import/onnx_graph.h"
 
+#include <algorithm>
 #include <map>
 #include <unordered_map>
 
+#include "core/base/checked_math.h"
 #include "core/base/error.h"
 #include "core/base/request_limits.h"
+#include "core/import/onnx_constants.h"
+#include "core/import/onnx_gelu_pattern.h"
+#include "core/import/onnx_tensor.h"
 #include "core/spec/shape.h"
 
 namespace paleo {
 namespace {
 
-// A tensor the net computes: the Paleo layer writing it and its ONNX shape (NCHW for images).
-struct Tensor {
-  std::string layer;
-  std::vector<Dim> shape;
-};
+using Tensor = OnnxTensor;
+
+// A node's (or graph input's) "name" when it is a string, else `fallback`.
+std::string name_or(const Json& j, const std::string& fallback) {
+  return j.is_object() && j.contains("name") && j["name"].is_string() ? j["name"].get<std::string>() : fallback;
+}
+
+// The product of dims[from, to); an error naming the node past kMaxElements or on a negative size.
+Dim product_of(const std::vector<Dim>& dims, std::size_t from, std::size_t to, const std::string& layer) {
+  Dim n = 1;
+  for (std::size_t i = from; i < to && i < dims.size(); ++i) n = checked_multiply(n, dims[i], "inputs", kMaxElements, layer);
+  return n;
+}
 
 class OnnxMapper {
  public:
@@ -27,27 +40,26 @@ class OnnxMapper {
     spec_["name"] = g_.contains("name") && g_["name"].is_string() ? g_["name"] : Json("onnx");
     spec_["layers"] = Json::object();
     input();
-    if (g_["nodes"].size() > kMaxLayers) throw Error("has more nodes than the layer limit", "", field_ + ".nodes");
-    for (const Json& n : g_["nodes"]) node(n);
-    if (!unmapped_.empty()) {
-      std::string list;
-      for (const auto& [op, count] : unmapped_) list += (list.empty() ? "" : ", ") + op + " x" + std::to_string(count);
-      warnings_.push_back("ONNX operators without a Paleo layer, priced as free Generic layers: " + list);
-    }
+    const Json& nodes = g_["nodes"];
+    if (nodes.size() > kMaxLayers) throw Error("has more nodes than the layer limit", "", field_ + ".nodes");
+    gelus_ = find_onnx_gelus(nodes, initializers(), absorbed_);
+    for (std::size_t i = 0; i < nodes.size(); ++i) node(nodes[i], i);
+    summarize();
     return spec_;
   }
 
  private:
-  const Json& initializer(const std::string& name) const {
-    static const Json none;
-    const Json& inits = g_.contains("initializers") ? g_["initializers"] : none;
-    return inits.is_object() && inits.contains(name) ? inits[name] : none;
+  // ---- the graph's parts ----
+  const Json& initializers() const {
+    static const Json none = Json::object();
+    return g_.contains("initializers") && g_["initializers"].is_object() ? g_["initializers"] : none;
   }
-  std::vector<Dim> dims_of(const Json& t, const std::string& layer) const {
-    std::vector<Dim> out;
-    if (!t.is_object() || !t.contains("dims") || !t["dims"].is_array()) throw Error("has no dims", layer, "initializer");
-    for (const Json& d : t["dims"]) out.push_back(read_dim(d, "dims", layer));
-    return out;
+  const OnnxConstant* constant(const std::string& name) {
+    if (name.empty()) return nullptr;
+    auto it = consts_.find(name);
+    if (it != consts_.end()) return &it->second;
+    if (!initializers().contains(name)) return nullptr;
+    return &(consts_[name] = onnx_constant_from_summary(initializers()[name]));
   }
   static std::vector<Dim> ints(const Json& attrs, const std::string& key, std::vector<Dim> fallback) {
     if (!attrs.is_object() || !attrs.contains(key) || !attrs[key].is_array()) return fallback;
@@ -58,110 +70,350 @@ class OnnxMapper {
   static Dim int_attr(const Json& attrs, const std::string& key, Dim fallback) {
     return attrs.is_object() && attrs.contains(key) && attrs[key].is_number_integer() ? attrs[key].get<Dim>() : fallback;
   }
+  static Dim axis_in(Dim axis, std::size_t rank, const std::string& layer) {
+    const Dim r = static_cast<Dim>(rank);
+    if (axis < -r || axis >= r) throw Error("must index a dimension of a tensor of rank " + std::to_string(r), layer, "axis");
+    return axis < 0 ? axis + r : axis;
+  }
 
   void input() {
     if (!g_.contains("inputs") || !g_["inputs"].is_array() || g_["inputs"].size() != 1)
       throw Error("must have exactly one graph input (besides the initializers)", "", field_ + ".inputs");
     const Json& in = g_["inputs"][0];
+    if (!in.is_object()) throw Error("the graph input must be an object {name, shape}", "", field_ + ".inputs");
     std::vector<Dim> shape;
     if (in.contains("shape") && in["shape"].is_array())
       for (const Json& d : in["shape"]) shape.push_back(d.is_number_integer() && d.get<Dim>() > 0 ? d.get<Dim>() : 1);
-    Json tensor;
-    if (shape.size() == 4) tensor = {shape[0], shape[2], shape[3], shape[1]};
-    else if (shape.size() == 2) tensor = {shape[0], shape[1]};
-    else throw Error("the graph input must be NCHW or [N, D] with known sizes", "", field_ + ".inputs");
-    spec_["layers"]["data"] = {{"parents", Json::array()}, {"type", "Input"}, {"tensor", tensor}};
-    tensors_[in.value("name", "")] = {"data", shape};
+    if (shape.size() < 2 || shape.size() > 4)
+      throw Error("the graph input must be NCHW, [N, T, D] or [N, D] with known sizes", "", field_ + ".inputs");
+    batch_ = shape[0];
+    Tensor t{"data", shape, shape.size() == 4};
+    spec_["layers"]["data"] = {{"parents", Json::array()}, {"type", "Input"}, {"tensor", paleo_shape(t)}};
+    tensors_[name_or(in, "")] = t;
   }
 
+  // ---- shapes: ONNX's and Paleo's (core/import/onnx_tensor.h) ----
+  Dim batch_index(const Tensor& t) const { return onnx_batch_index(t, batch_); }
+  std::vector<Dim> per_sample(const Tensor& t) const { return onnx_per_sample(t, batch_); }
+  Json paleo_shape(const Tensor& t) const { return onnx_paleo_shape(t, batch_); }
+  Dim paleo_axis(const Tensor& t, Dim axis) const { return onnx_paleo_axis(t, axis, batch_); }
+
+  // ---- layers ----
+  const Tensor* tensor(const std::string& name) const {
+    auto it = tensors_.find(name);
+    return it == tensors_.end() ? nullptr : &it->second;
+  }
   // The computed (non-constant) inputs of a node.
   std::vector<const Tensor*> activations(const Json& n) const {
     std::vector<const Tensor*> out;
-    for (const Json& name : n["inputs"]) {
-      auto it = tensors_.find(name.get<std::string>());
-      if (it != tensors_.end()) out.push_back(&it->second);
-    }
+    for (const Json& name : n["inputs"])
+      if (const Tensor* t = tensor(name.get<std::string>())) out.push_back(t);
     return out;
   }
-
-  void add(const std::string& name, Json params, const std::vector<const Tensor*>& parents, const Json& n,
-           std::vector<Dim> shape) {
+  void emit(const std::string& name, Json params, const std::vector<const Tensor*>& parents) {
     params["parents"] = Json::array();
     for (const Tensor* p : parents) params["parents"].push_back(p->layer);
     if (spec_["layers"].contains(name)) throw Error("a second node of this name", name, "name");
     spec_["layers"][name] = std::move(params);
-    for (const Json& out : n["outputs"]) tensors_[out.get<std::string>()] = {name, shape};
+  }
+  void bind_outputs(const Json& n, const Tensor& t) {
+    if (batch_ > 1 && batch_index(t) < 0)  // Paleo keeps the batch apart: it cannot follow this one
+      throw Error("merges the batch of " + std::to_string(batch_) + " the graph was exported at into another dimension; "
+                  "export the model at batch 1 or with a symbolic batch", name_or(n, ""), "inputs");
+    for (const Json& out : n["outputs"])
+      if (!out.get<std::string>().empty()) tensors_[out.get<std::string>()] = t;
+  }
+  void add(const std::string& name, Json params, const std::vector<const Tensor*>& parents, const Json& n,
+           std::vector<Dim> shape, bool image = false) {
+    emit(name, std::move(params), parents);
+    bind_outputs(n, Tensor{name, std::move(shape), image});
+  }
+  // A free layer giving x's data the ONNX shape `shape` (Reshape when the elements stay, Generic
+  // with output_shape when they are selected); none when Paleo's shape does not change.
+  void view(const Json& n, const std::string& name, const Tensor& x, std::vector<Dim> shape, const std::string& type) {
+    Tensor out{name, std::move(shape), false};
+    if (!x.image && per_sample(out) == per_sample(x)) {
+      out.layer = x.layer;
+      return bind_outputs(n, out);
+    }
+    emit(name, {{"type", type}, {"output_shape", paleo_shape(out)}}, {&x});
+    bind_outputs(n, out);
+  }
+  void generic(const Json& n, const std::string& name, const std::string& op, const Tensor& x) {
+    ++unmapped_[op];
+    const Json& shapes = g_.contains("value_shapes") && g_["value_shapes"].is_object() ? g_["value_shapes"] : Json();
+    const std::string out = n["outputs"].empty() ? "" : n["outputs"][0].get<std::string>();
+    if (shapes.is_object() && shapes.contains(out) && shapes[out].is_array()) {
+      std::vector<Dim> s;
+      for (const Json& d : shapes[out]) s.push_back(d.is_number_integer() && d.get<Dim>() > 0 ? d.get<Dim>() : batch_);
+      return view(n, name, x, s, "Generic");
+    }
+    add(name, {{"type", "Generic"}}, {&x}, n, x.shape, x.image);
   }
 
-  void alias(const Json& n, const Tensor& t) {
-    for (const Json& out : n["outputs"]) tensors_[out.get<std::string>()] = t;
-  }
-
-  void node(const Json& n) {
+  // ---- nodes ----
+  void node(const Json& n, std::size_t index) {
     if (!n.is_object() || !n.contains("op") || !n["op"].is_string() || !n.contains("inputs") || !n["inputs"].is_array() ||
         !n.contains("outputs") || !n["outputs"].is_array())
       throw Error("a node needs op, inputs and outputs", "", field_ + ".nodes");
     for (const Json& s : n["inputs"]) if (!s.is_string()) throw Error("input names must be strings", "", field_ + ".nodes");
     for (const Json& s : n["outputs"]) if (!s.is_string()) throw Error("output names must be strings", "", field_ + ".nodes");
     const std::string op = n["op"].get<std::string>();
-    const std::string name = n.value("name", op);
-    const Json attrs = n.value("attributes", Json::object());
+    const std::string name = name_or(n, op);
+    const Json attrs = n.contains("attributes") && n["attributes"].is_object() ? n["attributes"] : Json::object();
+    if (absorbed_.count(index)) return;
+    if (auto g = gelus_.find(index); g != gelus_.end()) return gelu(name, g->second);
+    if (op == "Constant") return constant_node(n, attrs);
     const std::vector<const Tensor*> in = activations(n);
-    if (in.empty()) return;  // computes a constant (shapes, axes): no layer
+    if (in.empty()) return fold(n, op, attrs, name);  // computes a constant (shapes, axes): no layer
     const Tensor& x = *in[0];
     const std::vector<Dim>& s = x.shape;
-    if (op == "Identity" || op == "Dropout") return alias(n, x);
+    if (op == "Shape") return shape_of(n, attrs, x, name);
+    if (op == "Identity" || op == "Dropout" || op == "Cast") return bind_outputs(n, x);
     if (op == "Conv") return conv(n, name, attrs, x);
     if (op == "MaxPool" || op == "AveragePool") return pool(n, name, attrs, x, op == "MaxPool" ? "Pooling" : "AvgPool");
     if (op == "GlobalAveragePool" || op == "GlobalMaxPool") {
       need_image(x, name);
       Json p = {{"type", op == "GlobalMaxPool" ? "Pooling" : "AvgPool"}, {"ksize", {1, s[2], s[3], 1}},
                 {"strides", {1, 1, 1, 1}}, {"padding", "VALID"}};
-      return add(name, p, {&x}, n, {s[0], s[1], 1, 1});
+      return add(name, p, {&x}, n, {s[0], s[1], 1, 1}, true);
     }
-    if (op == "Gemm" || (op == "MatMul" && s.size() == 2)) {
-      const Json& w = initializer(n["inputs"][1].get<std::string>());
-      if (w.is_null() || in.size() != 1) return generic(n, name, op, x);
-      const std::vector<Dim> wd = dims_of(w, name);
-      if (wd.size() != 2) throw Error("a weight of rank 2 expected", name, "initializer");
-      const Dim k = op == "Gemm" && int_attr(attrs, "transB", 0) ? wd[0] : wd[1];
-      return add(name, {{"type", "InnerProduct"}, {"num_outputs", k}}, {&x}, n, {s[0], k});
-    }
+    if (op == "Gemm" || op == "MatMul") return matmul(n, name, op, attrs, in);
     if (op == "Flatten") {
-      Dim features = 1;
-      for (std::size_t i = 1; i < s.size(); ++i) features *= s[i];
-      return add(name, {{"type", "Reshape"}, {"output_shape", {s[0], features}}}, {&x}, n, {s[0], features});
+      const Dim axis = axis_in(int_attr(attrs, "axis", 1), s.size() + 1, name);
+      return view(n, name, x, {product_of(s, 0, axis, name), product_of(s, axis, s.size(), name)}, "Reshape");
     }
-    if (op == "Relu" || op == "LeakyRelu") return add(name, {{"type", "ReLU"}}, {&x}, n, s);
-    if (op == "Clip") return add(name, {{"type", "ReLU6"}}, {&x}, n, s);
-    if (op == "Sigmoid" || op == "Tanh" || op == "HardSigmoid") return add(name, {{"type", "Sigmoid"}}, {&x}, n, s);
-    if (op == "BatchNormalization" || op == "LayerNormalization") return add(name, {{"type", "BatchNorm"}}, {&x}, n, s);
-    if (op == "Softmax" && s.size() == 2) return add(name, {{"type", "Softmax"}}, {&x}, n, s);
-    if (op == "Add" || op == "Mul" || op == "Sub" || op == "Div") {
-      std::vector<const Tensor*> same;
-      for (const Tensor* t : in) if (t->shape == s) same.push_back(t);
-      return add(name, {{"type", "Elementwise"}}, same, n, s);
-    }
-    if (op == "Concat") {
-      Dim axis = int_attr(attrs, "axis", 1);
-      if (axis < 0) axis += static_cast<Dim>(s.size());
-      if (axis < 0 || axis >= static_cast<Dim>(s.size())) throw Error("must index a dimension", name, "axis");
-      static const int kNchwToNhwc[4] = {0, 3, 1, 2};
-      std::vector<Dim> out = s;
-      out[axis] = 0;
-      for (const Tensor* t : in) out[axis] += t->shape.size() > static_cast<std::size_t>(axis) ? t->shape[axis] : 0;
-      return add(name, {{"type", "Concatenate"}, {"dim", s.size() == 4 ? kNchwToNhwc[axis] : axis}}, in, n, out);
-    }
+    if (op == "Reshape") return reshape(n, name, attrs, x);
+    if (op == "Transpose") return transpose(n, name, attrs, x);
+    if (op == "Squeeze" || op == "Unsqueeze") return view(n, name, x, folded_shape(n, op, attrs, x, name), "Reshape");
+    if (op == "Slice") return view(n, name, x, slice_shape(n, x, name), "Generic");
+    if (op == "Gather" || op == "Expand") return view(n, name, x, folded_shape(n, op, attrs, x, name), "Generic");
+    if (op == "Relu" || op == "LeakyRelu") return add(name, {{"type", "ReLU"}}, {&x}, n, s, x.image);
+    if (op == "Clip") return add(name, {{"type", "ReLU6"}}, {&x}, n, s, x.image);
+    if (op == "Sigmoid" || op == "Tanh" || op == "HardSigmoid") return add(name, {{"type", "Sigmoid"}}, {&x}, n, s, x.image);
+    if (op == "Gelu") return add(name, {{"type", "GELU"}}, {&x}, n, s, x.image);
+    if (op == "BatchNormalization" || op == "LayerNormalization") return add(name, {{"type", "BatchNorm"}}, {&x}, n, s, x.image);
+    if (op == "Softmax") return softmax(n, name, attrs, x);
+    if (op == "Add" || op == "Mul" || op == "Sub" || op == "Div") return elementwise(n, name, op, in);
+    if (op == "Concat") return concat(n, name, attrs, in);
     return generic(n, name, op, x);
   }
 
-  void generic(const Json& n, const std::string& name, const std::string& op, const Tensor& x) {
-    ++unmapped_[op];
-    add(name, {{"type", "Generic"}}, {&x}, n, x.shape);
+  void constant_node(const Json& n, const Json& attrs) {
+    OnnxConstant c;
+    if (attrs.contains("value")) c = onnx_constant_from_summary(attrs["value"]);
+    else if (attrs.contains("value_int")) c = onnx_constant_from_summary({{"dims", Json::array()}, {"values", {attrs["value_int"]}}});
+    else if (attrs.contains("value_ints")) c = onnx_constant_list(ints(attrs, "value_ints", {}));
+    else if (attrs.contains("value_float")) c = onnx_constant_from_summary({{"dims", Json::array()}});
+    for (const Json& out : n["outputs"]) consts_[out.get<std::string>()] = c;
+  }
+
+  void fold(const Json& n, const std::string& op, const Json& attrs, const std::string& name) {
+    std::vector<const OnnxConstant*> in;
+    for (const Json& s : n["inputs"]) in.push_back(constant(s.get<std::string>()));
+    std::vector<OnnxConstant> out(n["outputs"].size());
+    if (!fold_onnx_constants(op, attrs, in, out, name)) out.assign(out.size(), OnnxConstant{});
+    for (std::size_t i = 0; i < out.size(); ++i) consts_[n["outputs"][i].get<std::string>()] = out[i];
+  }
+
+  // The shape a constant-folding rule gives when x stands in as a constant of its shape.
+  std::vector<Dim> folded_shape(const Json& n, const std::string& op, const Json& attrs, const Tensor& x,
+                                const std::string& name) {
+    OnnxConstant stand_in;
+    stand_in.known = true;
+    stand_in.dims = x.shape;
+    std::vector<const OnnxConstant*> in;
+    for (const Json& s : n["inputs"]) in.push_back(tensor(s.get<std::string>()) == &x ? &stand_in : constant(s.get<std::string>()));
+    std::vector<OnnxConstant> out(1);
+    if (!fold_onnx_constants(op, attrs, in, out, name) || !out[0].known)
+      throw Error("its output shape needs inputs the import cannot compute", name, "inputs");
+    return out[0].dims;
+  }
+
+  void shape_of(const Json& n, const Json& attrs, const Tensor& x, const std::string& name) {
+    OnnxConstant stand_in;
+    stand_in.known = true;
+    stand_in.dims = x.shape;
+    std::vector<OnnxConstant> out(1);
+    fold_onnx_constants("Shape", attrs, {&stand_in}, out, name);
+    consts_[n["outputs"][0].get<std::string>()] = out[0];
+  }
+
+  const OnnxConstant& valued_input(const Json& n, std::size_t k, const std::string& name, const std::string& what) {
+    const OnnxConstant* c = n["inputs"].size() > k ? constant(n["inputs"][k].get<std::string>()) : nullptr;
+    if (!c || !c->has_values) throw Error("its " + what + " is not a constant the import can compute", name, "inputs");
+    return *c;
+  }
+
+  void reshape(const Json& n, const std::string& name, const Json& attrs, const Tensor& x) {
+    const std::vector<Dim>& target = valued_input(n, 1, name, "target shape").values;
+    std::vector<Dim> out = target;
+    const Dim total = product_of(x.shape, 0, x.shape.size(), name);
+    Dim known = 1;
+    int unknown = -1;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      if (out[i] == 0 && !int_attr(attrs, "allowzero", 0) && i < x.shape.size()) out[i] = x.shape[i];
+      if (out[i] == -1 && unknown < 0) unknown = static_cast<int>(i);
+      else if (out[i] <= 0) throw Error("target dimensions must be positive (one -1 allowed)", name, "inputs");
+      else known = checked_multiply(known, out[i], "inputs", kMaxElements, name);
+    }
+    if (unknown >= 0) out[static_cast<std::size_t>(unknown)] = known > 0 ? total / known : 0;
+    if (product_of(out, 0, out.size(), name) != total)
+      throw Error("the target [" + shape_to_string(out) + "] does not hold the input's " + std::to_string(total) + " elements",
+                  name, "inputs");
+    view(n, name, x, out, "Reshape");
+  }
+
+  void transpose(const Json& n, const std::string& name, const Json& attrs, const Tensor& x) {
+    std::vector<Dim> perm = ints(attrs, "perm", {});
+    if (perm.empty())
+      for (std::size_t i = x.shape.size(); i-- > 0;) perm.push_back(static_cast<Dim>(i));
+    if (perm.size() != x.shape.size()) throw Error("must list every dimension once", name, "perm");
+    std::vector<Dim> out;
+    for (Dim p : perm) out.push_back(x.shape[static_cast<std::size_t>(axis_in(p, x.shape.size(), name))]);
+    if (x.image && perm == std::vector<Dim>{0, 2, 3, 1}) {  // NCHW to NHWC: Paleo's own layout already
+      Tensor t = x;
+      t.image = false;
+      t.shape = out;
+      return bind_outputs(n, t);
+    }
+    view(n, name, x, out, "Reshape");
+  }
+
+  std::vector<Dim> slice_shape(const Json& n, const Tensor& x, const std::string& name) {
+    const std::vector<Dim> starts = valued_input(n, 1, name, "starts").values;
+    const std::vector<Dim> ends = valued_input(n, 2, name, "ends").values;
+    std::vector<Dim> axes, steps;
+    if (n["inputs"].size() > 3 && !n["inputs"][3].get<std::string>().empty()) axes = valued_input(n, 3, name, "axes").values;
+    if (n["inputs"].size() > 4 && !n["inputs"][4].get<std::string>().empty()) steps = valued_input(n, 4, name, "steps").values;
+    if (axes.empty())
+      for (std::size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<Dim>(i));
+    if (ends.size() != starts.size() || axes.size() != starts.size() || (!steps.empty() && steps.size() != starts.size()))
+      throw Error("starts, ends, axes and steps must have one length", name, "inputs");
+    std::vector<Dim> out = x.shape;
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+      const std::size_t a = static_cast<std::size_t>(axis_in(axes[i], out.size(), name));
+      const Dim dim = x.shape[a];
+      // A step beyond the dimension takes one element either way (and keeps the sums below in range).
+      const Dim step = std::clamp<Dim>(steps.empty() ? 1 : steps[i], -kMaxElements, kMaxElements);
+      if (step == 0) throw Error("a step of 0", name, "inputs");
+      Dim b = starts[i] < 0 ? starts[i] + dim : starts[i];
+      Dim e = ends[i] < 0 ? ends[i] + dim : ends[i];
+      if (step > 0) {
+        b = std::clamp<Dim>(b, 0, dim);
+        e = std::clamp<Dim>(e, 0, dim);
+        out[a] = e > b ? (e - b - 1) / step + 1 : 0;
+      } else {
+        b = std::clamp<Dim>(b, -1, dim - 1);
+        e = std::clamp<Dim>(e, -1, dim - 1);
+        out[a] = b > e ? (b - e - 1) / -step + 1 : 0;
+      }
+      if (out[a] <= 0) throw Error("selects nothing", name, "inputs");
+    }
+    return out;
+  }
+
+  // Gemm, and MatMul by a weight: InnerProduct (on the last axis of [N, T, D]). MatMul of two
+  // activations: a MatMul layer (attention's scores and weighted values).
+  void matmul(const Json& n, const std::string& name, const std::string& op, const Json& attrs,
+              const std::vector<const Tensor*>& in) {
+    const Tensor& x = *in[0];
+    if (x.image) throw Error("multiplies an NCHW image; flatten or reshape it first", name, "inputs");
+    if (in.size() == 2) {
+      const Tensor& y = *in[1];
+      if (y.image) throw Error("multiplies an NCHW image; flatten or reshape it first", name, "inputs");
+      if (x.shape.size() < 2 || y.shape.size() < 2) throw Error("needs operands of rank 2 or more", name, "inputs");
+      std::vector<Dim> out = onnx_broadcast(std::vector<Dim>(x.shape.begin(), x.shape.end() - 2),
+                                            std::vector<Dim>(y.shape.begin(), y.shape.end() - 2), name);
+      out.push_back(x.shape[x.shape.size() - 2]);
+      out.push_back(y.shape.back());
+      ++attention_products_;
+      return add(name, {{"type", "MatMul"}}, {&x, &y}, n, out);
+    }
+    const std::string w_name = n["inputs"].size() > 1 ? n["inputs"][1].get<std::string>() : "";
+    const OnnxConstant* w = constant(w_name);
+    if (!w || !w->known) return generic(n, name, op, x);
+    if (w->dims.size() != 2) throw Error("a weight of rank 2 expected", name, "initializer");
+    const Dim k = op == "Gemm" && int_attr(attrs, "transB", 0) ? w->dims[0] : w->dims[1];
+    std::vector<Dim> out = x.shape;
+    out.back() = k;
+    Json p = {{"type", "InnerProduct"}, {"num_outputs", k}};
+    if (per_sample(x).size() > 1) p["axis"] = -1;
+    add(name, p, {&x}, n, out);
+    if (op == "MatMul") weight_products_[name] = k;  // its bias comes as an Add
+  }
+
+  void softmax(const Json& n, const std::string& name, const Json& attrs, const Tensor& x) {
+    const Dim axis = axis_in(int_attr(attrs, "axis", -1), x.shape.size(), name);
+    if (per_sample(x).size() == 1 && !x.image) return add(name, {{"type", "Softmax"}}, {&x}, n, x.shape);
+    if (x.image || axis != static_cast<Dim>(x.shape.size()) - 1)
+      warnings_.push_back("node '" + name + "': a softmax over axis " + std::to_string(axis) +
+                          " is priced as one over the last axis");
+    add(name, {{"type", "Softmax"}, {"axis", -1}}, {&x}, n, x.shape, x.image);
+  }
+
+  void gelu(const std::string& name, const OnnxGelu& g) {
+    const Tensor* x = tensor(g.input);
+    if (!x) throw Error("a GELU of a constant", name, "inputs");
+    emit(name, {{"type", "GELU"}}, {x});
+    tensors_[g.output] = Tensor{name, x->shape, x->image};
+    ++gelus_fused_;
+  }
+
+  void elementwise(const Json& n, const std::string& name, const std::string& op, const std::vector<const Tensor*>& in) {
+    std::vector<Dim> out = in[0]->shape;
+    for (const Json& s : n["inputs"]) {
+      const std::string input = s.get<std::string>();
+      if (const Tensor* t = tensor(input)) out = onnx_broadcast(out, t->shape, name);
+      else if (const OnnxConstant* c = constant(input); c && c->known) out = onnx_broadcast(out, c->dims, name);
+    }
+    const Tensor& x = *in[0];
+    // A bias added after a MatMul by a weight: the InnerProduct's bias, already counted.
+    auto product = weight_products_.find(x.layer);
+    if (op == "Add" && in.size() == 1 && out == x.shape && product != weight_products_.end() && n["inputs"].size() == 2) {
+      for (const Json& s : n["inputs"]) {
+        const OnnxConstant* c = tensor(s.get<std::string>()) ? nullptr : constant(s.get<std::string>());
+        if (c && c->known && c->dims == std::vector<Dim>{product->second}) {
+          weight_products_.erase(product);
+          return bind_outputs(n, x);
+        }
+      }
+    }
+    std::vector<const Tensor*> same;
+    for (const Tensor* t : in)
+      if (t->shape == out) same.push_back(t);
+    if (same.empty()) return view(n, name, x, out, "Generic");
+    add(name, {{"type", "Elementwise"}}, same, n, out, same[0]->image);
+  }
+
+  void concat(const Json& n, const std::string& name, const Json& attrs, const std::vector<const Tensor*>& in) {
+    const Tensor& x = *in[0];
+    const Dim axis = axis_in(int_attr(attrs, "axis", 1), x.shape.size(), name);
+    std::vector<Dim> out = x.shape;
+    out[axis] = 0;
+    bool constants = false;
+    for (const Json& s : n["inputs"]) {
+      const std::string input = s.get<std::string>();
+      const Tensor* t = tensor(input);
+      const OnnxConstant* c = t ? nullptr : constant(input);
+      if (!t && (!c || !c->known)) throw Error("an input of unknown shape", name, "inputs");
+      const std::vector<Dim>& dims = t ? t->shape : c->dims;
+      if (dims.size() != out.size()) throw Error("inputs of different ranks", name, "inputs");
+      out[axis] = checked_add(out[axis], dims[axis], "inputs", kMaxElements, name);
+      constants = constants || !t;
+    }
+    const Dim dim = paleo_axis(x, axis);
+    if (dim < 0) throw Error("concatenates along the batch", name, "axis");
+    if (!constants) return add(name, {{"type", "Concatenate"}, {"dim", dim}}, in, n, out, x.image);
+    // A learned tensor joins the activations (ViT's class token): a free layer of the whole shape.
+    if (in.size() == 1) return view(n, name, x, out, "Generic");
+    emit(name + "/activations", {{"type", "Concatenate"}, {"dim", dim}}, in);
+    Tensor joined{name + "/activations", x.shape, x.image};
+    view(n, name, joined, out, "Generic");
   }
 
   void need_image(const Tensor& x, const std::string& name) const {
-    if (x.shape.size() != 4) throw Error("needs an NCHW input", name, "inputs");
+    if (!x.image) throw Error("needs an NCHW input", name, "inputs");
   }
 
   // ONNX's output size, and the Paleo padding that gives it (a warning when neither does).
@@ -171,7 +423,8 @@ class OnnxMapper {
     bool same_ok = true, valid_ok = true;
     out_hw.assign(2, 0);
     for (int i = 0; i < 2; ++i) {
-      const Dim padded = in_hw[i] + pads[i] + pads[i + 2];
+      const Dim padded = checked_add(checked_add(in_hw[i], pads[i], "pads", kMaxElements, name), pads[i + 2], "pads",
+                                     kMaxElements, name);
       if (st[i] <= 0 || k[i] <= 0 || padded < k[i]) throw Error("the window does not fit the input", name, "kernel_shape");
       out_hw[i] = (padded - k[i]) / st[i] + 1;
       any_pad = any_pad || pads[i] != 0 || pads[i + 2] != 0;
@@ -187,9 +440,9 @@ class OnnxMapper {
 
   void conv(const Json& n, const std::string& name, const Json& attrs, const Tensor& x) {
     need_image(x, name);
-    const Json& w = initializer(n["inputs"].size() > 1 ? n["inputs"][1].get<std::string>() : "");
-    if (w.is_null()) throw Error("a convolution's weight must be an initializer", name, "inputs");
-    const std::vector<Dim> wd = dims_of(w, name);
+    const OnnxConstant* w = constant(n["inputs"].size() > 1 ? n["inputs"][1].get<std::string>() : "");
+    if (!w || !w->known) throw Error("a convolution's weight must be an initializer", name, "inputs");
+    const std::vector<Dim>& wd = w->dims;
     if (wd.size() != 4) throw Error("only 2-D convolutions are mapped", name, "initializer");
     const Dim group = int_attr(attrs, "group", 1);
     const std::vector<Dim> k = {wd[2], wd[3]};
@@ -204,7 +457,7 @@ class OnnxMapper {
     Json p = {{"type", "Convolution"}, {"filter", {k[0], k[1], x.shape[1], wd[0]}}, {"strides", {1, st[0], st[1], 1}},
               {"padding", pad}, {"activation_fn", nullptr}, {"bias", n["inputs"].size() > 2}};
     if (group != 1) p["group"] = group;
-    add(name, p, {&x}, n, {x.shape[0], wd[0], out_hw[0], out_hw[1]});
+    add(name, p, {&x}, n, {x.shape[0], wd[0], out_hw[0], out_hw[1]}, true);
   }
 
   void pool(const Json& n, const std::string& name, const Json& attrs, const Tensor& x, const std::string& type) {
@@ -216,15 +469,38 @@ class OnnxMapper {
     std::vector<Dim> out_hw;
     const std::string pad = padding({x.shape[2], x.shape[3]}, k, st, pads, out_hw, name);
     add(name, {{"type", type}, {"ksize", {1, k[0], k[1], 1}}, {"strides", {1, st[0], st[1], 1}}, {"padding", pad}}, {&x}, n,
-        {x.shape[0], x.shape[1], out_hw[0], out_hw[1]});
+        {x.shape[0], x.shape[1], out_hw[0], out_hw[1]}, true);
+  }
+
+  // What the import did beyond one layer per node, and what it could not map.
+  void summarize() {
+    if (attention_products_ > 0)
+      warnings_.push_back("ONNX import: " + std::to_string(attention_products_) +
+                          " MatMul nodes of two activations (attention scores and weighted values) priced as batched "
+                          "matrix products (MatMul layers)");
+    if (gelus_fused_ > 0)
+      warnings_.push_back("ONNX import: " + std::to_string(gelus_fused_) +
+                          " GELUs written with Erf (five nodes each) priced as one GELU layer each");
+    if (!unmapped_.empty()) {
+      std::string list;
+      for (const auto& [op, count] : unmapped_) list += (list.empty() ? "" : ", ") + op + " x" + std::to_string(count);
+      warnings_.push_back("ONNX operators without a Paleo layer, priced as free Generic layers: " + list);
+    }
   }
 
   const Json& g_;
   const std::string& field_;
   std::vector<std::string>& warnings_;
   Json spec_ = Json::object();
+  Dim batch_ = 1;
   std::unordered_map<std::string, Tensor> tensors_;
+  std::unordered_map<std::string, OnnxConstant> consts_;
+  std::unordered_map<std::string, Dim> weight_products_;  // InnerProduct layers from MatMul: their outputs
+  std::unordered_map<std::size_t, OnnxGelu> gelus_;
+  std::unordered_map<std::size_t, bool> absorbed_;
   std::map<std::string, int> unmapped_;
+  int attention_products_ = 0;
+  int gelus_fused_ = 0;
 };
 
 }  // namespace

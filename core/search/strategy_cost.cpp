@@ -101,7 +101,7 @@ std::vector<StrategyConfig> layer_configs(const Layer& l, long devices) {
       split_hw = l.output.size() == 4;
       break;
     case LayerKind::kInnerProduct:
-      split_c = true;
+      split_c = l.output.size() == 2;  // on the last axis of [N, T, D]: samples only
       break;
     case LayerKind::kConcatenate:
     case LayerKind::kElementwise:

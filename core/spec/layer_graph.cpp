@@ -102,6 +102,34 @@ std::vector<int> layers_on_cycles(const std::vector<std::vector<int>>& children,
   return cyclic;
 }
 
+// Whether `order` lists every layer it holds once, each after all its parents.
+bool parents_first(const std::vector<int>& order, const std::vector<std::vector<int>>& parents) {
+  std::vector<int> position(parents.size(), -1);
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (position[order[k]] >= 0) return false;
+    position[order[k]] = static_cast<int>(k);
+  }
+  for (int i : order)
+    for (int p : parents[i])
+      if (position[p] < 0 || position[p] > position[i]) return false;
+  return true;
+}
+
+// The layers reached from `root`, each once after its parents, in spec order where free (Kahn's
+// algorithm, the smallest ready index first).
+std::vector<int> topological_order(int root, const std::vector<std::vector<int>>& children, std::vector<int> indegree) {
+  std::set<int> ready = {root};
+  std::vector<int> order;
+  while (!ready.empty()) {
+    const int n = *ready.begin();
+    ready.erase(ready.begin());
+    order.push_back(n);
+    for (int c : children[n])
+      if (--indegree[c] == 0) ready.insert(c);
+  }
+  return order;
+}
+
 }  // namespace
 
 LayerGraph build_layer_graph(const NetSpec& spec) {
@@ -141,6 +169,14 @@ LayerGraph build_layer_graph(const NetSpec& spec) {
   GraphWalker walker(children, indegree);
   graph.nested = walker.walk({data->second}, /*top_level=*/true).first;
   flatten(graph.nested, graph.order);
+  // Where branches cross, the original's walk can release a joint inside one branch and walk it
+  // again from another: the layer listed twice, before some of its parents. Such nets (never a
+  // series-parallel one) are ordered topologically instead, as one sequence.
+  if (!parents_first(graph.order, graph.parents)) {
+    graph.order = topological_order(data->second, children, indegree);
+    graph.nested = Branch{};
+    for (int i : graph.order) graph.nested.steps.push_back(Step{i, {}});
+  }
   if (static_cast<int>(graph.order.size()) != n) {
     std::vector<bool> seen(n, false);
     for (int i : graph.order) seen[i] = true;

@@ -24,6 +24,7 @@ const std::unordered_map<std::string, LayerKind>& kinds() {
       {"Scale", LayerKind::kZeroCost},
       {"LSTM", LayerKind::kRecurrent},        {"GRU", LayerKind::kRecurrent},
       {"RNN", LayerKind::kRecurrent},
+      {"MatMul", LayerKind::kMatMul},         {"GELU", LayerKind::kZeroCost},
   };
   return table;
 }
@@ -186,15 +187,31 @@ void shape_pooling(Layer& l, const LayerSpec& spec) {
   l.output = {in[0], oh, ow, in[3]};
 }
 
+// "axis": -1 applies the layer to the last dimension only ([N, T, D] -> [N, T, num_outputs], a
+// transformer's projections); without it the input is flattened to [N, D] first, as the original.
+bool read_last_axis(const Json& params, const std::string& layer) {
+  if (!params.contains("axis")) return false;
+  const Json& a = params["axis"];
+  if (a.is_number_integer() && a.get<Dim>() == -1) return true;
+  throw Error("must be -1 (the last dimension), got " + echo(a), layer, "axis");
+}
+
 void shape_inner_product(Layer& l, const LayerSpec& spec) {
   const Shape& in = single_input(l);
   Dim k = read_dim(require_field(*spec.params, "num_outputs", l.name), "num_outputs", l.name);
   if (k <= 0 || k > kMaxElements) throw Error("must be a positive integer", l.name, "num_outputs");
-  Dim features = element_count(in, l.name, "parents") / in[0];
-  l.inputs[0] = {in[0], features};  // auto-flattened, as the original
+  if (read_last_axis(*spec.params, l.name) && in.size() > 2) {
+    l.output = in;
+    l.output.back() = k;
+    element_count(l.output, l.name, "num_outputs");
+  } else {
+    const Dim features = element_count(in, l.name, "parents") / in[0];
+    l.inputs[0] = {in[0], features};  // auto-flattened, as the original
+    l.output = {in[0], k};
+  }
+  const Dim features = l.inputs[0].back();
   l.weights = {features, k};
   element_count(l.weights, l.name, "num_outputs");
-  l.output = {in[0], k};
   l.params = features * k + k;
   l.weights_bytes = 4 * l.params;
 }
@@ -220,6 +237,46 @@ void shape_recurrent(Layer& l, const LayerSpec& spec) {
   l.params = checked_add(checked_multiply(gh, l.weights[0], "num_units", kMaxElements, l.name), 2 * gh, "num_units",
                          kMaxElements, l.name);
   l.weights_bytes = 4 * l.params;
+}
+
+// The product of two activations, batched over the leading dimensions: [N, ..., M, K] x
+// [N, ..., K, P] -> [N, ..., M, P] (attention's scores and its weighted sum of values). A leading
+// dimension of 1 broadcasts. No parameters.
+void shape_matmul(Layer& l) {
+  if (l.inputs.size() != 2)
+    throw Error("takes exactly two parents (A and B of A x B), got " + std::to_string(l.inputs.size()), l.name, "parents");
+  const Shape& a = l.inputs[0];
+  const Shape& b = l.inputs[1];
+  if (a.size() < 3 || a.size() != b.size())
+    throw Error("needs two inputs [N, ..., M, K] and [N, ..., K, P] of one rank, got [" + shape_to_string(a) + "] and [" +
+                    shape_to_string(b) + "]", l.name, "parents");
+  const std::size_t r = a.size();
+  if (a[r - 1] != b[r - 2])
+    throw Error("inner dimensions differ: [" + shape_to_string(a) + "] x [" + shape_to_string(b) + "]", l.name, "parents");
+  l.output = a;
+  for (std::size_t d = 1; d + 2 < r; ++d) {
+    if (a[d] != b[d] && a[d] != 1 && b[d] != 1)
+      throw Error("leading dimensions differ: [" + shape_to_string(a) + "] x [" + shape_to_string(b) + "]", l.name, "parents");
+    l.output[d] = std::max(a[d], b[d]);
+  }
+  l.output[r - 1] = b[r - 1];
+  element_count(l.output, l.name, "parents");
+  l.weights = {a[r - 1], b[r - 1]};
+}
+
+// A free layer that only names its output's shape: Generic with "output_shape" (the batch
+// follows the input), for operators that select or rearrange (an imported graph's Slice, Gather).
+void shape_generic(Layer& l, const LayerSpec& spec) {
+  const Shape& in = single_input(l);
+  if (!spec.params->contains("output_shape")) {
+    l.output = in;
+    return;
+  }
+  Shape out = read_dims(*spec.params, "output_shape", l.name);
+  if (out.empty()) throw Error("must be a non-empty list", l.name, "output_shape");
+  out[0] = in[0];
+  element_count(out, l.name, "output_shape");
+  l.output = out;
 }
 
 void shape_concatenate(Layer& l, const LayerSpec& spec) {
@@ -283,6 +340,10 @@ void shape_layer(Layer& l, const LayerSpec& spec, Dim batch_size, const ModelPro
         classes = read_dim((*spec.params)["num_classes"], "num_classes", l.name);
         if (classes <= 0) throw Error("must be positive", l.name, "num_classes");
       }
+      if (read_last_axis(*spec.params, l.name)) {  // over the last dimension: the shape stays
+        l.output = in;
+        return;
+      }
       l.output = {in[0], classes};
       element_count(l.output, l.name, "num_classes");
       return;
@@ -300,9 +361,11 @@ void shape_layer(Layer& l, const LayerSpec& spec, Dim batch_size, const ModelPro
       element_count(l.output, l.name, "ksize");
       return;
     }
+    case LayerKind::kMatMul: return shape_matmul(l);
     case LayerKind::kDropout:
     case LayerKind::kZeroCost:
       if (l.type == "BatchNorm") return shape_batch_norm(l, profile);
+      if (l.type == "Generic") return shape_generic(l, spec);
       l.output = single_input(l);
       return;
   }
@@ -314,7 +377,7 @@ const std::vector<std::string>& known_layer_types() {
   static const std::vector<std::string> names = {
       "Input", "Convolution", "Deconvolution", "Pooling", "AvgPool", "InnerProduct",
       "Dropout", "Concatenate", "Elementwise", "Softmax", "Sigmoid", "Reshape",
-      "UpSampling2D", "Generic", "ReLU", "ReLU6", "BatchNorm", "LRN", "Scale", "LSTM", "GRU", "RNN"};
+      "UpSampling2D", "Generic", "ReLU", "ReLU6", "BatchNorm", "LRN", "Scale", "LSTM", "GRU", "RNN", "MatMul", "GELU"};
   return names;
 }
 

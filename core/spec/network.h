@@ -17,7 +17,7 @@ namespace paleo {
 // (activations, BatchNorm, LRN, Scale, Generic); profiles with cost_memory_bound_layers cost them.
 enum class LayerKind {
   kInput, kConvolution, kDeconvolution, kPooling, kInnerProduct, kDropout,
-  kConcatenate, kElementwise, kSoftmax, kReshape, kUpSampling, kZeroCost, kRecurrent
+  kConcatenate, kElementwise, kSoftmax, kReshape, kUpSampling, kMatMul, kZeroCost, kRecurrent
 };
 
 struct Layer {
@@ -33,7 +33,7 @@ struct Layer {
   bool backprop = true;  // false when a parent is named "data": no gradient w.r.t. the input
   ConvGeometry conv;     // Convolution: itself. Deconvolution: its transposed convolution.
   Dim pool_kh = 0, pool_kw = 0, pool_sh = 1, pool_sw = 1;
-  Shape weights;         // InnerProduct: [inputs, outputs]
+  Shape weights;         // InnerProduct: [inputs, outputs]. MatMul: [K, P] of its second operand
   // A convolution's fused epilogue: activation_fn (absent = "relu", as the original's default;
   // null = none) and normalizer_fn "batch_norm". Costed only by profiles that cost them.
   std::string fused_activation;

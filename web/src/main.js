@@ -8,6 +8,8 @@ import { DEFAULTS, compress, fromHash, hashParams, isNumberKey, parseWorkers, re
 import { csv, download, el } from './dom.js';
 import { attributesOf } from './embed_attributes.js';
 import { embedSnippet } from './embed_snippet.js';
+import { showLinkNote, wireImport } from './import_drop.js';
+import { netKind, netFromText } from './net_text.js';
 import { resizeCharts } from './charts.js';
 import { clearFieldError, showError } from './errors.js';
 import { SearchPanel } from './search_panel.js';
@@ -242,7 +244,7 @@ async function estimateAndRender(s, current) {
   markInvalid(compareError ? B_FIELDS[compareError.field] ?? null : null, compareError?.message);
   $('results').classList.remove('stale');
 
-  $('net-info').textContent = `${s.spec.trim() ? 'Pasted spec' : 'Preset'} “${estimate.net.name}”: ` +
+  $('net-info').textContent = `${s.spec.trim() ? netKind(s.spec) : 'Preset'} “${estimate.net.name}”: ` +
     `${estimate.net.layer_count} layers, batch ${estimate.net.batch_size}.`;
   $('context').textContent = render.describe(estimate) + ', ' + (s.conv_algorithm || 'default algorithms') + '.';
   render.headline($('headline'), estimate);
@@ -391,7 +393,23 @@ async function onInput(event) {
   if (['software', 'ppp_comp', 'ppp_comm', 'price_preset', 'price', 'net', 't_cluster', 'cluster'].includes(id) || starts ||
       event.target.type === 'checkbox' || id === 'parallel') writeForm();
   history.replaceState(null, '', toHash(state));
+  linkNote();
   schedule(event.type === 'input' && /^(text|number|textarea)/.test(event.target.type) ? 60 : 0);
+}
+
+// The spec box's net as JSON (a pasted prototxt wrapped as {"prototxt": ...}); the text itself
+// when it is neither (the estimate shows why).
+function specAsJson(text) {
+  try {
+    return JSON.stringify(netFromText(text));
+  } catch {
+    return text;
+  }
+}
+
+// An imported net can make the link too long to share: say so, and offer the net as a file.
+function linkNote() {
+  showLinkNote($('link-note'), $('link-note-download'), location.href.length, specAsJson(state.spec) + '\n');
 }
 
 // Typing waits for a pause (60 ms); a pick or a click updates at once. What is on screen for
@@ -428,7 +446,7 @@ function currentEmbedSnippet() {
     estimate = requests({ ...state, spec: '' }).estimate;  // a spec that is not JSON yet: as pasted, below
   }
   const attrs = attributesOf(estimate);
-  if (state.spec.trim()) attrs.push(['spec-z', compress(state.spec)]);
+  if (state.spec.trim()) attrs.push(['spec-z', compress(specAsJson(state.spec))]);
   return embedSnippet(new URL('paleo-embed.js', location.href).href, attrs);
 }
 
@@ -457,16 +475,18 @@ async function start() {
     history.replaceState(null, '', toHash(state));
   }
   writeForm();
+  linkNote();
   // Every control fires `input` (selects and checkboxes too); `change` would repeat it.
   $('inputs').addEventListener('input', onInput);
   $('inputs').addEventListener('submit', (e) => e.preventDefault());
-  $('spec-file').addEventListener('change', async (e) => {
-    const file = e.target.files[0];
-    if (!file) return;
-    $('spec').value = await file.text();
-    e.target.value = '';
-    onInput({ target: $('spec') });
-  });
+  // A model file dropped on the page or picked: its text (an ONNX graph decoded) in the spec box.
+  wireImport({ target: document.body, fileInput: $('spec-file'),
+    use: (text) => {
+      $('spec').value = text;
+      $('spec-box').open = true;
+      onInput({ target: $('spec') });
+    },
+    fail: (message) => failed({ message, layer: '', field: 'spec' }, true) });
   $('spec-clear').addEventListener('click', () => {
     $('spec').value = '';
     onInput({ target: $('spec') });

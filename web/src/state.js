@@ -5,6 +5,7 @@
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import { TRANSFORMER_DEFAULTS } from './transformer_request.js';
 import { SCHEME_DEFAULTS, schemeRequest } from './training_scheme_request.js';
+import { netFromText } from './net_text.js';
 
 // The default scenario is one of today: ResNet-50 on a DGX H100 node, kernels priced with the
 // software era of the H100 (no PPP pair).
@@ -109,9 +110,9 @@ export function parseWorkers(text) {
 
 // The request documents for one state: `estimate` (layers, totals, and the scaling simulation
 // when the worker list parses), `compare` (configuration B, when comparing) and `search`.
-// Throws a SyntaxError when the pasted spec is not JSON.
+// Throws a SyntaxError when the pasted spec is neither JSON nor a Caffe prototxt.
 export function requests(state) {
-  const net = state.spec.trim() ? JSON.parse(state.spec) : state.net;
+  const net = state.spec.trim() ? netFromText(state.spec) : state.net;
   const base = { net, device: state.device, interconnect: state.network, profile: state.profile,
     optimizer: state.optimizer };
   // '': the core's default (the software era's algorithm choice, or GEMM under a PPP).

@@ -1,0 +1,309 @@
+#!/usr/bin/env python3
+"""Writes a Paleo network spec (docs/spec-format.md) for a PyTorch nn.Module: the module is traced
+with torch.fx, its shapes come from torch.fx's ShapeProp on one example input, and each traced
+operation becomes a Paleo layer (docs/import.md, "PyTorch"). NCHW images become Paleo's NHWC.
+
+Usage:
+  python3 tools/paleo_from_torch.py torchvision.models:resnet50 [--input 1,3,224,224] [--out spec.json]
+  (MODULE:CALLABLE builds the nn.Module with no arguments; random weights, nothing downloaded)
+
+From Python: spec_from_module(module, example_input, name) returns the spec as a dict.
+Needs PyTorch (Debian: python3-torch; torchvision models: python3-torchvision).
+"""
+import argparse
+import importlib
+import json
+import operator
+import sys
+
+import torch
+import torch.fx
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.fx.passes.shape_prop import ShapeProp
+
+
+def _pair(v):
+    return (v, v) if isinstance(v, int) else tuple(v)
+
+
+class _Mapper:
+    """Walks the traced graph in order, keeping each value's Paleo layer and torch shape."""
+
+    def __init__(self, gm, name):
+        self.gm = gm
+        self.modules = dict(gm.named_modules())
+        self.layers = {}
+        self.values = {}  # fx node -> (paleo layer, torch shape, is NCHW image)
+        self.unmapped = {}
+        self.warnings = []
+        self.name = name
+
+    # ---- shapes ----
+    @staticmethod
+    def shape_of(node):
+        meta = node.meta.get("tensor_meta")
+        return list(meta.shape) if meta is not None and hasattr(meta, "shape") else None
+
+    @staticmethod
+    def paleo_shape(shape, image):
+        if image:
+            n, c, h, w = shape
+            return [n, h, w, c]
+        return list(shape)
+
+    def emit(self, node, params, parents, image):
+        shape = self.shape_of(node)
+        name = node.name
+        params = dict(params)
+        params["parents"] = [self.values[p][0] for p in parents]
+        self.layers[name] = params
+        self.values[node] = (name, shape, image)
+
+    def alias(self, node, source):
+        self.values[node] = self.values[source]
+
+    def tensor_args(self, node):
+        return [a for a in node.args if isinstance(a, torch.fx.Node) and a in self.values]
+
+    def generic(self, node, what):
+        self.unmapped[what] = self.unmapped.get(what, 0) + 1
+        parents = self.tensor_args(node)
+        if not parents:
+            return
+        shape = self.shape_of(node)
+        image = shape is not None and len(shape) == 4 and self.values[parents[0]][2]
+        params = {"type": "Generic"}
+        if shape is not None:
+            params["output_shape"] = self.paleo_shape(shape, image)
+        self.emit(node, params, parents[:1], image)
+
+    def reshape(self, node, source):
+        shape = self.shape_of(node)
+        _, src_shape, src_image = self.values[source]
+        if not src_image and shape == src_shape:
+            return self.alias(node, source)
+        self.emit(node, {"type": "Reshape", "output_shape": list(shape)}, [source], False)
+
+    # ---- layers ----
+    def padding(self, node, x_shape, kernel, stride, pad):
+        """Paleo's SAME/VALID for torch's symmetric padding, with a warning when sizes differ."""
+        out = self.shape_of(node)
+        choice = "SAME" if any(pad) else "VALID"
+        for i in range(2):
+            size = x_shape[2 + i]
+            want = -(-size // stride[i]) if choice == "SAME" else (size - kernel[i] + stride[i]) // stride[i]
+            if out[2 + i] != want:
+                self.warnings.append(f"layer '{node.name}': torch's padding gives {out[2]}x{out[3]}, "
+                                     f"which Paleo's {choice} padding does not; sizes differ")
+                break
+        return choice
+
+    def conv(self, node, m):
+        x = node.args[0]
+        x_shape = self.values[x][1]
+        kh, kw = _pair(m.kernel_size)
+        stride = _pair(m.stride)
+        if isinstance(m.padding, str):
+            pad = (0, 0) if m.padding == "valid" else (1, 1)
+        else:
+            pad = _pair(m.padding)
+        if _pair(m.dilation) != (1, 1):
+            self.warnings.append(f"layer '{node.name}': dilation is priced as an undilated convolution")
+        params = {"type": "Convolution", "filter": [kh, kw, m.in_channels, m.out_channels],
+                  "strides": [1, stride[0], stride[1], 1], "padding": self.padding(node, x_shape, (kh, kw), stride, pad),
+                  "activation_fn": None, "bias": m.bias is not None}
+        if m.groups != 1:
+            params["group"] = m.groups
+        self.emit(node, params, [x], True)
+
+    def pool(self, node, x, kernel, stride, pad, kind):
+        x_shape = self.values[x][1]
+        kernel, stride, pad = _pair(kernel), _pair(stride if stride else kernel), _pair(pad)
+        self.emit(node, {"type": kind, "ksize": [1, kernel[0], kernel[1], 1], "strides": [1, stride[0], stride[1], 1],
+                         "padding": self.padding(node, x_shape, kernel, stride, pad)}, [x], True)
+
+    def global_pool(self, node, x, kind):
+        _, x_shape, _ = self.values[x]
+        out = self.shape_of(node)
+        if out[2:] != [1, 1]:
+            return self.generic(node, "adaptive pooling to " + "x".join(map(str, out[2:])))
+        self.emit(node, {"type": kind, "ksize": [1, x_shape[2], x_shape[3], 1], "strides": [1, 1, 1, 1],
+                         "padding": "VALID"}, [x], True)
+
+    def linear(self, node, x, out_features):
+        params = {"type": "InnerProduct", "num_outputs": out_features}
+        if len(self.values[x][1]) > 2:
+            params["axis"] = -1
+        self.emit(node, params, [x], False)
+
+    def same_kind(self, node, kind, x):
+        self.emit(node, {"type": kind}, [x], self.values[x][2])
+
+    def call_module(self, node):
+        m = self.modules[node.target]
+        x = node.args[0] if node.args and isinstance(node.args[0], torch.fx.Node) else None
+        if isinstance(m, nn.Conv2d):
+            return self.conv(node, m)
+        if isinstance(m, (nn.BatchNorm2d, nn.BatchNorm1d, nn.LayerNorm, nn.GroupNorm)):
+            return self.same_kind(node, "BatchNorm", x)
+        if isinstance(m, nn.ReLU6) or (isinstance(m, nn.Hardtanh) and m.min_val == 0 and m.max_val == 6):
+            return self.same_kind(node, "ReLU6", x)
+        if isinstance(m, (nn.ReLU, nn.LeakyReLU)):
+            return self.same_kind(node, "ReLU", x)
+        if isinstance(m, (nn.Sigmoid, nn.Tanh, nn.Hardsigmoid, nn.SiLU, nn.Hardswish)):
+            return self.same_kind(node, "Sigmoid", x)
+        if isinstance(m, nn.GELU):
+            return self.same_kind(node, "GELU", x)
+        if isinstance(m, nn.MaxPool2d):
+            return self.pool(node, x, m.kernel_size, m.stride, m.padding, "Pooling")
+        if isinstance(m, nn.AvgPool2d):
+            return self.pool(node, x, m.kernel_size, m.stride, m.padding, "AvgPool")
+        if isinstance(m, nn.AdaptiveAvgPool2d):
+            return self.global_pool(node, x, "AvgPool")
+        if isinstance(m, nn.AdaptiveMaxPool2d):
+            return self.global_pool(node, x, "Pooling")
+        if isinstance(m, nn.Linear):
+            return self.linear(node, x, m.out_features)
+        if isinstance(m, nn.Dropout):
+            return self.same_kind(node, "Dropout", x) if m.p > 0 else self.alias(node, x)
+        if isinstance(m, nn.Identity):
+            return self.alias(node, x)
+        if isinstance(m, nn.Flatten):
+            return self.reshape(node, x)
+        if isinstance(m, nn.Softmax):
+            return self.softmax(node, x)
+        return self.generic(node, type(m).__name__)
+
+    def softmax(self, node, x):
+        params = {"type": "Softmax"}
+        if len(self.values[x][1]) > 2:
+            params["axis"] = -1
+        self.emit(node, params, [x], False)
+
+    def elementwise(self, node):
+        tensors = self.tensor_args(node)
+        out = self.shape_of(node)
+        same = [t for t in tensors if self.values[t][1] == out]
+        if not same:
+            return self.generic(node, str(node.target))
+        self.emit(node, {"type": "Elementwise"}, same, self.values[same[0]][2])
+
+    def concat(self, node):
+        inputs = [t for t in node.args[0] if t in self.values]
+        dim = node.args[1] if len(node.args) > 1 else node.kwargs.get("dim", 0)
+        _, shape, image = self.values[inputs[0]]
+        dim = dim % len(shape)
+        paleo_dim = [0, 3, 1, 2][dim] if image else dim
+        self.emit(node, {"type": "Concatenate", "dim": paleo_dim}, inputs, image)
+
+    def call_function(self, node):
+        f = node.target
+        tensors = self.tensor_args(node)
+        if not tensors:
+            return
+        x = tensors[0]
+        if f in (operator.add, torch.add, operator.mul, torch.mul, operator.sub, torch.sub):
+            return self.elementwise(node)
+        if f in (torch.flatten, torch.reshape):
+            return self.reshape(node, x)
+        if f in (torch.cat, torch.concat):
+            return self.concat(node)
+        if f in (F.relu, torch.relu):
+            return self.same_kind(node, "ReLU", x)
+        if f is F.relu6 or (f is F.hardtanh and node.args[1:3] == (0.0, 6.0)):
+            return self.same_kind(node, "ReLU6", x)
+        if f in (torch.sigmoid, torch.tanh, F.silu, F.hardswish, F.hardsigmoid):
+            return self.same_kind(node, "Sigmoid", x)
+        if f is F.gelu:
+            return self.same_kind(node, "GELU", x)
+        if f is F.adaptive_avg_pool2d:
+            return self.global_pool(node, x, "AvgPool")
+        if f in (F.dropout,):
+            return self.alias(node, x)
+        if f in (torch.matmul, torch.bmm, operator.matmul) and len(tensors) == 2:
+            return self.emit(node, {"type": "MatMul"}, tensors, False)
+        if f in (F.softmax, torch.softmax):
+            return self.softmax(node, x)
+        if f is operator.getitem and self.shape_of(node) is None:
+            return  # an int of a size
+        return self.generic(node, getattr(f, "__name__", str(f)))
+
+    def call_method(self, node):
+        tensors = self.tensor_args(node)
+        if not tensors or self.shape_of(node) is None:
+            return  # size(), dim(): numbers, no layer
+        x = tensors[0]
+        method = node.target
+        if method in ("view", "reshape", "flatten", "permute", "transpose", "contiguous", "squeeze", "unsqueeze"):
+            return self.reshape(node, x)
+        if method in ("relu", "relu_"):
+            return self.same_kind(node, "ReLU", x)
+        if method in ("add", "add_", "mul", "mul_"):
+            return self.elementwise(node)
+        if method == "softmax":
+            return self.softmax(node, x)
+        return self.generic(node, "." + method)
+
+    def run(self):
+        inputs = 0
+        for node in self.gm.graph.nodes:
+            if node.op == "placeholder":
+                inputs += 1
+                if inputs > 1:
+                    raise ValueError("only modules with one tensor input are mapped")
+                shape = self.shape_of(node)
+                image = len(shape) == 4
+                self.layers["data"] = {"parents": [], "type": "Input", "tensor": self.paleo_shape(shape, image)}
+                self.values[node] = ("data", shape, image)
+            elif node.op == "call_module":
+                self.call_module(node)
+            elif node.op == "call_function":
+                self.call_function(node)
+            elif node.op == "call_method":
+                self.call_method(node)
+        if self.unmapped:
+            listed = ", ".join(f"{k} x{v}" for k, v in sorted(self.unmapped.items()))
+            self.warnings.append("operations without a Paleo layer, priced as free Generic layers: " + listed)
+        return {"name": self.name, "layers": self.layers}
+
+
+def spec_from_module(module, example_input, name="torch"):
+    """The Paleo spec (a dict) of `module` traced on `example_input`, and the mapping's warnings."""
+    module = module.eval()
+    gm = torch.fx.symbolic_trace(module)
+    with torch.no_grad():
+        ShapeProp(gm).propagate(example_input)
+    mapper = _Mapper(gm, name)
+    spec = mapper.run()
+    return spec, mapper.warnings
+
+
+def _build(target):
+    module_name, _, attr = target.partition(":")
+    if not attr:
+        raise SystemExit("name the module as MODULE:CALLABLE, e.g. torchvision.models:resnet50")
+    return getattr(importlib.import_module(module_name), attr)()
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("model", help="MODULE:CALLABLE that builds the nn.Module, e.g. torchvision.models:resnet50")
+    parser.add_argument("--input", default="1,3,224,224", help="the example input's shape (default 1,3,224,224)")
+    parser.add_argument("--out", help="write the spec here (default: standard output)")
+    args = parser.parse_args(argv)
+    torch.manual_seed(0)
+    shape = [int(d) for d in args.input.split(",")]
+    spec, warnings = spec_from_module(_build(args.model), torch.randn(*shape), args.model.partition(":")[2])
+    for w in warnings:
+        print("paleo_from_torch: warning:", w, file=sys.stderr)
+    text = json.dumps(spec, indent=1)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text + "\n")
+    else:
+        print(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,297 @@
+// paleo-estimator: the request and response documents of Paleo's JSON API (docs/api.md of the
+// package's version). Units are in the names: _ms, _bytes, _flops, _gb_per_s, _gbit_per_s.
+
+/** A Paleo network spec (docs/spec-format.md). */
+export interface NetSpec {
+  name: string;
+  layers: Record<string, LayerSpec>;
+}
+
+export interface LayerSpec {
+  type: string;
+  parents: string[];
+  [field: string]: unknown;
+}
+
+/** A net in another framework's format, converted by the core (docs/import.md). */
+export type ImportedNet =
+  | { prototxt: string }
+  | { onnx_graph: OnnxGraph }
+  | { keras: object | string };
+
+/** The graph tools/onnx_to_graph.mjs prints: nodes and initializer dims, no weights. */
+export interface OnnxGraph {
+  name?: string;
+  inputs: { name: string; shape: (number | string | null)[] | null }[];
+  nodes: { name?: string; op: string; inputs: string[]; outputs: string[]; attributes?: Record<string, unknown> }[];
+  initializers?: Record<string, { dims: number[]; data_type?: number; values?: number[] }>;
+  value_shapes?: Record<string, (number | string | null)[]>;
+  [field: string]: unknown;
+}
+
+/** A transformer: a compact config or a Hugging Face config.json (docs/transformer.md). */
+export type TransformerNet = { transformer: Record<string, unknown> } | Record<string, unknown>;
+
+/** A preset key (`paleo presets`), a spec, an imported net or a transformer. */
+export type Net = string | NetSpec | ImportedNet | TransformerNet;
+
+export interface DeviceSpec {
+  name: string;
+  clock_mhz: number;
+  peak_gflops: number;
+  mem_bandwidth_gb_per_s: number;
+  memory_bytes?: number;
+  is_gpu?: boolean;
+}
+
+export interface InterconnectSpec {
+  name: string;
+  bandwidth_gbit_per_s: number;
+}
+
+export interface LinkSpec {
+  latency_us: number;
+  bandwidth_gb_per_s: number;
+}
+
+export interface ClusterSpec {
+  nodes: number;
+  devices_per_node: number;
+  intra: string | LinkSpec;
+  inter?: string | LinkSpec;
+  nics_per_node?: number;
+}
+
+export type ConvAlgorithm = 'gemm' | 'precomp_gemm' | 'fft' | 'fft_tiling' | 'winograd' | 'auto';
+export type Collective =
+  | 'ring' | 'recursive_doubling' | 'rabenseifner' | 'binomial_tree' | 'double_binary_tree'
+  | 'parameter_server' | 'sharded_parameter_server' | 'hierarchical' | 'auto';
+
+export type Command = 'estimate' | 'simulate' | 'layers' | 'summary' | 'collective' | 'search' | 'plan' | 'inference' |
+  'validate' | 'calibrate' | 'presets' | 'version';
+
+/** The common fields of a request (docs/api.md, "Request"); the core rejects unknown fields. */
+export interface RequestFields {
+  profile?: 'paleo2017' | 'paleo2026';
+  net?: Net;
+  device?: string | DeviceSpec;
+  interconnect?: string | InterconnectSpec;
+  /** The name of `interconnect` before API 0.2, still read. */
+  network?: string | InterconnectSpec;
+  software?: string;
+  ppp_comp?: number;
+  ppp_comm?: number;
+  batch_size?: number;
+  conv_algorithm?: ConvAlgorithm;
+  workspace_limit_bytes?: number;
+  fetch_bandwidth_gb_per_s?: number;
+  use_pipeline?: boolean;
+  parallel?: 'data' | 'model' | 'hybrid';
+  workers?: number[];
+  scaling?: ('weak' | 'strong')[];
+  hybrid_workers?: number;
+  roofline?: boolean;
+  input_gradient?: boolean;
+  precision?: 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | Record<string, string>;
+  software_era?: string;
+  efficiency?: Partial<Record<'matmul_ceiling' | 'conv_ceiling' | 'tile' | 'short_k' | 'vector_ceiling' |
+    'memory_fraction' | 'kernel_overhead_ms', number>>;
+  optimizer?: 'sgd' | 'momentum' | 'adam';
+  cluster?: string | ClusterSpec;
+  nodes?: number;
+  devices_per_node?: number;
+  collective?: Collective;
+  bucket_bytes?: number;
+  overlap?: boolean;
+  pipeline?: { stages: number; micro_batches: number; schedule?: 'gpipe' | '1f1b'; split?: number[] };
+  /** `estimate`: samples in one pass over the dataset; adds `train` (time and cost to train). */
+  dataset_samples?: number;
+  /** With `dataset_samples`: passes over the dataset. */
+  epochs?: number;
+  /** US dollars per device-hour, or a price preset key; adds `cost_usd` to `train`. */
+  price_per_gpu_hour?: number | string;
+  /** The `search` command: devices in all. */
+  devices?: number;
+}
+
+/** Transformer and other commands' fields (docs/api.md, "Transformers", "collective", ...). */
+export interface OtherFields {
+  [field: string]: unknown;
+}
+
+/** Any request document. */
+export type Request = RequestFields & OtherFields & { command: Command };
+/** estimate(): the request without its command. */
+export type EstimateRequest = RequestFields & OtherFields;
+/** search(): a net and the devices, per-device batch in `batch_size`. */
+export type SearchRequest = RequestFields & OtherFields & { net: Net; devices: number };
+
+export interface ErrorResponse {
+  ok: false;
+  error: { message: string; layer: string; field: string };
+}
+
+export interface PassCost {
+  comp_ms: number;
+  mem_ms: number;
+  total_ms: number;
+  flops?: number;
+  bytes?: number;
+  algorithm?: string;
+}
+
+export interface LayerResult {
+  name: string;
+  type: string;
+  device_id: string;
+  inputs: number[][];
+  output: number[];
+  params: number;
+  weights_bytes: number;
+  forward: PassCost;
+  backward_data: PassCost;
+  backward_filter: PassCost;
+  backward: PassCost;
+}
+
+export interface Totals {
+  forward_ms: number;
+  backward_ms: number;
+  update_ms: number;
+  step_ms: number;
+  forward_comp_ms: number;
+  forward_mem_ms: number;
+  backward_comp_ms: number;
+  backward_mem_ms: number;
+  update_comp_ms: number;
+  update_mem_ms: number;
+  forward_pipelined_ms: number;
+  backward_pipelined_ms: number;
+  update_pipelined_ms: number;
+  forward_branch_parallel_ms: number;
+  backward_branch_parallel_ms: number;
+  throughput_samples_per_s: number;
+  forward_flops: number;
+  params: number;
+  params_bytes: number;
+  activation_bytes: number;
+}
+
+export interface ExpectedError {
+  family: string;
+  median_abs_error: number;
+  max_abs_error: number;
+  cases: number;
+  cross_validated: boolean;
+  source: string;
+}
+
+export interface SimulationRow {
+  workers: number;
+  batch_size: number;
+  iter: number;
+  time_fwd_ms: number;
+  time_bwd_ms: number;
+  time_apply_ms: number;
+  time_comp_ms: number;
+  comm_ms: Record<'OneToAll' | 'TreeAllReduce' | 'ButterflyAllReduce' | 'ButterflyMixing', number>;
+  speedup: Record<'OneToAll' | 'TreeAllReduce' | 'ButterflyAllReduce' | 'ButterflyMixing', number>;
+}
+
+/** One setup of `train` (docs/api.md, "Time to train"). */
+export interface TrainSetup {
+  setup: string;
+  devices: number;
+  scheme: string | null;
+  samples_per_step: number;
+  step_ms: number;
+  steps: number;
+  time_s: number;
+  time_days: number;
+  device_hours: number;
+  cost_usd?: number;
+}
+
+export interface Train {
+  dataset_samples: number;
+  epochs: number;
+  price_per_gpu_hour?: number;
+  price_key?: string;
+  /** Index of the setup the response's own step is. */
+  headline: number;
+  /** Index of the setup of least time. */
+  fastest: number;
+  setups: TrainSetup[];
+}
+
+/** `estimate` and `layers` of a CNN (docs/api.md, "layers and estimate"). */
+export interface EstimateResponse {
+  ok: true;
+  net: { name: string; batch_size: number; layer_count: number };
+  device: DeviceSpec & { key?: string };
+  profile: string;
+  ppp_comp?: number;
+  ppp_comm?: number;
+  layers: LayerResult[];
+  totals: Totals;
+  expected_error: ExpectedError;
+  warnings: string[];
+  simulation?: { parallel: 'data'; scaling: { scaling: 'weak' | 'strong'; rows: SimulationRow[] }[] } | Record<string, unknown>;
+  cluster?: Record<string, unknown>;
+  /** With `dataset_samples`: the time and cost to train. */
+  train?: Train;
+  [field: string]: unknown;
+}
+
+export interface StrategyConfig {
+  n: number;
+  c: number;
+  h: number;
+  w: number;
+}
+
+/** `search` (docs/api.md, "search"). */
+export interface SearchResponse {
+  ok: true;
+  command: 'search';
+  devices: number;
+  devices_per_node: number;
+  batch_per_device: number;
+  global_batch: number;
+  step_ms: number;
+  data_parallel_step_ms: number;
+  model_parallel_step_ms: number;
+  best_uniform: { config: StrategyConfig; step_ms: number };
+  speedup_over_data_parallel: number;
+  speedup_over_best_uniform: number;
+  layers: { name: string; type: string; config: StrategyConfig; devices: number; t_c_ms: number; t_s_ms: number;
+    t_x_in_ms: number }[];
+  scaling: Record<string, number>[];
+  warnings: string[];
+  [field: string]: unknown;
+}
+
+/** `presets` (docs/api.md, "presets"). */
+export interface PresetsResponse {
+  ok: true;
+  nets: { key: string; name: string; label?: string; batch_size: number }[];
+  devices: (DeviceSpec & { key: string })[];
+  interconnects: (InterconnectSpec & { key: string })[];
+  software: { key: string; name: string; ppp_comp: number; ppp_comm: number }[];
+  scenarios: { key: string; title: string; request: Request }[];
+  conv_algorithms: ConvAlgorithm[];
+  original_schemes: string[];
+  collectives: string[];
+  [field: string]: unknown;
+}
+
+/** Any request document; resolves to its response document (`ok` false on a bad request). */
+export function request(document: Request): Promise<Record<string, unknown> & ({ ok: true } | ErrorResponse)>;
+/** `command: "estimate"` with the given fields. */
+export function estimate(request: EstimateRequest): Promise<EstimateResponse | ErrorResponse>;
+/** `command: "search"` with the given fields (docs/layerwise.md). */
+export function search(request: SearchRequest): Promise<SearchResponse | ErrorResponse>;
+/** The built-in presets. */
+export function presets(): Promise<PresetsResponse | ErrorResponse>;
+/** The API version, which is the package's version. */
+export function version(): Promise<string>;

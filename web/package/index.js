@@ -1,0 +1,32 @@
+// paleo-estimator: Paleo's analytical performance model of deep-learning training, as an ES module.
+// Every function sends one request document of docs/api.md to the WebAssembly core (the same core
+// as the `paleo` CLI and the estimator page) and resolves to its response document.
+import createPaleo from './core.js';
+
+let instance = null;
+const load = () => (instance ??= createPaleo());
+
+// The response to any request document; anything the module throws (a request nested too deep for
+// its stack) is an error response, and the next call gets a fresh instance.
+export async function request(document) {
+  const paleo = await load();
+  try {
+    return JSON.parse(paleo.handle(JSON.stringify(document)));
+  } catch (e) {
+    instance = null;
+    return { ok: false, error: { message: String((e && e.message) || e), layer: '', field: '' } };
+  }
+}
+
+// A training step's estimate: per-layer passes, totals, and the scaling simulation, cluster step
+// or pipeline the request asks for.
+export const estimate = (req = {}) => request({ ...req, command: 'estimate' });
+
+// The layer-wise parallel strategy of a net on a cluster (docs/layerwise.md).
+export const search = (req = {}) => request({ ...req, command: 'search' });
+
+// The built-in nets, devices, interconnects, software, clusters and scenarios.
+export const presets = () => request({ command: 'presets' });
+
+// The core's API version (the package's version is the same).
+export const version = () => request({ command: 'version' }).then((r) => r.version);
