@@ -6,6 +6,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 const web = dirname(fileURLToPath(import.meta.url));
 const root = join(web, '..');
@@ -34,9 +35,12 @@ writeFileSync(join(out, 'core.js'), '// The Paleo WebAssembly core (Emscripten, 
   'const createPaleo = (function (module, exports, define, process, require) {\n' + readFileSync(single, 'utf8') +
   '\nreturn createPaleo;\n})();\nexport default createPaleo;\n');
 copyFileSync(join(source, 'index.js'), join(out, 'index.js'));
-// The element's script uses a global createPaleo: in this module, the import stands for it.
+// The element's script, bundled with what it imports (the attribute table, the page's formatters),
+// uses a global createPaleo: in this module, the import stands for it.
+const element = await build({ entryPoints: [join(web, 'embed', 'element.js')], bundle: true, format: 'esm',
+  target: 'es2020', write: false, logLevel: 'warning' });
 writeFileSync(join(out, 'element.js'), readFileSync(join(source, 'element_entry.js'), 'utf8') + '\n' +
-  readFileSync(join(web, 'embed', 'element.js'), 'utf8'));
+  element.outputFiles[0].text);
 for (const file of ['index.d.ts', 'element.d.ts', 'README.md', 'CHANGELOG.md']) copyFileSync(join(source, file), join(out, file));
 copyFileSync(join(root, 'presets', 'nets', 'LICENSE-paleo'), join(out, 'LICENSE-paleo'));
 
