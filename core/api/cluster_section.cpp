@@ -40,18 +40,6 @@ Json memory_json(const MemoryFootprint& m) {
   return j;
 }
 
-ClusterOptions options_for(const Request& r) {
-  ClusterOptions o;
-  o.collective = parse_collective_algorithm(r.collective);
-  o.bucket_bytes = r.bucket_bytes;
-  o.overlap = r.overlap;
-  o.pipeline_stages = r.pipeline_stages;
-  o.micro_batches = r.micro_batches;
-  o.schedule = r.pipeline_schedule;
-  o.split = r.pipeline_split;
-  o.servers = r.servers;
-  return o;
-}
 
 Json step_json(const ClusterStep& step) {
   Json options = Json::array();
@@ -88,8 +76,21 @@ Json step_json(const ClusterStep& step) {
 
 }  // namespace
 
+ClusterOptions cluster_options(const Request& r) {
+  ClusterOptions o;
+  o.collective = parse_collective_algorithm(r.collective);
+  o.bucket_bytes = r.bucket_bytes;
+  o.overlap = r.overlap;
+  o.pipeline_stages = r.pipeline_stages;
+  o.micro_batches = r.micro_batches;
+  o.schedule = r.pipeline_schedule;
+  o.split = r.pipeline_split;
+  o.servers = r.servers;
+  return o;
+}
+
 Json cluster_step_json(const Request& r, std::vector<std::string>& warnings, ClusterStep* step_out) {
-  const ClusterOptions options = options_for(r);
+  const ClusterOptions options = cluster_options(r);
   NetworkPricer pricer(r.scenario);  // the network costs the same on every cluster size
   const ClusterStep step = cluster_step(r.scenario, options, pricer);
   if (step_out) *step_out = step;

@@ -12,6 +12,9 @@ namespace paleo {
 // The cluster step of an estimate request with a cluster (docs/api.md, "cluster"). A point of
 // the node sweep that cannot be priced is left out, and `warnings` says which and why.
 // `step`, when given, receives the typed step the section is written from.
+// The cluster options a request sets (collective, buckets, overlap, pipeline, servers).
+ClusterOptions cluster_options(const Request& request);
+
 Json cluster_step_json(const Request& request, std::vector<std::string>& warnings, ClusterStep* step = nullptr);
 
 // The `collective` command: one collective's cost, and every algorithm's for comparison.

@@ -2,6 +2,7 @@
 
 #include <functional>
 
+#include "core/api/cluster_section.h"
 #include "core/api/request.h"
 #include "core/base/error.h"
 #include "core/base/request_limits.h"
@@ -111,19 +112,6 @@ Json step_json(const SchemeStep& st, const TrainingScheme& scheme) {
   return j;
 }
 
-ClusterOptions options_of(const Request& r) {
-  ClusterOptions o;
-  o.collective = parse_collective_algorithm(r.collective);
-  o.bucket_bytes = r.bucket_bytes;
-  o.overlap = r.overlap;
-  o.pipeline_stages = r.pipeline_stages;
-  o.micro_batches = r.micro_batches;
-  o.schedule = r.pipeline_schedule;
-  o.split = r.pipeline_split;
-  o.servers = r.servers;
-  o.find_max_batch = false;
-  return o;
-}
 
 }  // namespace
 
@@ -142,7 +130,8 @@ TrainingScheme read_training_scheme(const Json& value) {
 
 Json training_scheme_json(const Request& r) {
   if (!r.scenario.has_cluster) throw Error("needs a cluster (docs/cluster.md)", "", kField);
-  const ClusterOptions options = options_of(r);
+  ClusterOptions options = cluster_options(r);
+  options.find_max_batch = false;  // the scheme prices the request's batch; no search for the largest that fits
   NetworkPricer pricer(r.scenario);
   const SchemeStep st = training_scheme_step(r.scenario, options, r.training_scheme, pricer);
   Json j = step_json(st, r.training_scheme);

@@ -1,4 +1,5 @@
 // Shared by the browser tests: a static server on 127.0.0.1, headless Chromium, the native CLI.
+import { before, after } from 'node:test';
 import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -131,4 +132,19 @@ export function urlStateParams(url) {
   const hash = new URL(url).hash.replace(/^#/, '');
   const text = hash.startsWith('z=') ? inflateRawSync(Buffer.from(hash.slice(2), 'base64url')).toString() : hash;
   return new URLSearchParams(text);
+}
+
+// The page served from web/dist and a headless Chromium, started before a test file's tests and
+// closed after them: `const session = pageSession();` then `session.server`, `session.browser`.
+export function pageSession() {
+  const session = {};
+  before(async () => {
+    session.server = await serve(dist);
+    session.browser = await launch();
+  });
+  after(async () => {
+    await session.browser?.close();
+    await session.server?.close();
+  });
+  return session;
 }

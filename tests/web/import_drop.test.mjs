@@ -3,29 +3,21 @@
 // page and decoded in the browser. The layer table and the warnings are the core's, the same as
 // the native CLI gives for the same request; a net too large for a shareable link says so and
 // offers itself as a file.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve, launch, dist, root, cliApi, newPage, afterUpdate } from './helpers.mjs';
+import { root, cliApi, newPage, afterUpdate, pageSession } from './helpers.mjs';
 import { MAX_SHAREABLE_LINK } from '../../web/src/import_drop.js';
 
-let server, browser;
+const session = pageSession();
 const data = (...parts) => join(root, 'tests', 'data', ...parts);
 
-before(async () => {
-  server = await serve(dist);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 async function open(hash = '') {
-  const page = await newPage(browser);
-  await page.goto(server.url + '/' + hash);
+  const page = await newPage(session.browser);
+  await page.goto(session.server.url + '/' + hash);
   await page.waitForSelector('body[data-ready=true]');
   return page;
 }

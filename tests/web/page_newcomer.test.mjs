@@ -2,21 +2,13 @@
 // and "ResNet-50", read the time per step and the time to train in the first screen without
 // scrolling, copy the embed snippet, load it in a page of its own: the element shows the same
 // step. Every state reached passes axe (WCAG 2 A and AA) with zero violations.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, dist, cliApi, assertClose, newPage, afterUpdate, assertNoAxeViolations } from './helpers.mjs';
+import { serve, dist, cliApi, assertClose, newPage, afterUpdate, assertNoAxeViolations, pageSession } from './helpers.mjs';
 
-let server, browser;
+const session = pageSession();
 const PHONE = { viewport: { width: 390, height: 844 }, permissions: ['clipboard-read', 'clipboard-write'] };
 
-before(async () => {
-  server = await serve(dist);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 // The page's formatting (web/src/format.js): milliseconds and durations.
 const ms = (v) => (v === 0 ? '0' : Math.abs(v) >= 100 ? v.toFixed(1) : Math.abs(v) >= 1 ? v.toFixed(3) : v.toPrecision(3));
@@ -42,7 +34,7 @@ const optionValue = (page, select, label) => page.locator(`${select} option`, { 
 // The snippet pasted into a page of its own, served beside paleo-embed.js: that page, its server
 // and the response the element rendered.
 async function embedded(snippet, options) {
-  const doc = await newPage(browser, options);
+  const doc = await newPage(session.browser, options);
   await doc.addInitScript(() => {
     document.addEventListener('paleo-result', (e) => { window.embedResult = e.detail; });
   });
@@ -54,8 +46,8 @@ async function embedded(snippet, options) {
 
 test('a newcomer on a phone picks DGX H100 and ResNet-50, reads step and time to train, embeds the same number', async () => {
   // Someone else's old link (uncompressed): VGG-16 on one DGX-1 node.
-  const page = await newPage(browser, PHONE);
-  await page.goto(server.url + '/#cluster_on=1&nodes=1&device=V100_SXM2_16GB');
+  const page = await newPage(session.browser, PHONE);
+  await page.goto(session.server.url + '/#cluster_on=1&nodes=1&device=V100_SXM2_16GB');
   await page.waitForSelector('body[data-ready=true]');
   assert.equal(await page.locator('#net').inputValue(), 'vgg16');
   await assertNoAxeViolations(page, 'an old link opened');
@@ -104,8 +96,8 @@ test('a newcomer on a phone picks DGX H100 and ResNet-50, reads step and time to
 });
 
 test('a cluster preset sets the device; a different device chosen afterwards is priced and the core says so', async () => {
-  const page = await newPage(browser, PHONE);
-  await page.goto(server.url + '/');
+  const page = await newPage(session.browser, PHONE);
+  await page.goto(session.server.url + '/');
   await page.waitForSelector('body[data-ready=true]');
   assert.equal(await page.locator('#device').inputValue(), 'H100_SXM');
   // The default prices kernels with the H100's software era: no PPP pair is shown (nor sent).
@@ -122,8 +114,8 @@ test('a cluster preset sets the device; a different device chosen afterwards is 
 });
 
 test('the skip link focuses the results and keeps the URL; an invalid worker count is told in words', async () => {
-  const page = await newPage(browser, PHONE);
-  await page.goto(server.url + '/#z=' + '');
+  const page = await newPage(session.browser, PHONE);
+  await page.goto(session.server.url + '/#z=' + '');
   await page.waitForSelector('body[data-ready=true]');
   await afterUpdate(page, () => page.selectOption('#net', 'vgg16'));
   const before = page.url();
@@ -142,8 +134,8 @@ test('the skip link focuses the results and keeps the URL; an invalid worker cou
 });
 
 test('the PALEO 2017 model has its own section, closed by default, with the core\'s scheme list', async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url + '/');
+  const page = await newPage(session.browser);
+  await page.goto(session.server.url + '/');
   await page.waitForSelector('body[data-ready=true]');
   assert.equal(await page.locator('#paleo2017').evaluate((d) => d.open), false);
   assert.equal(await page.locator('#scaling-table').isVisible(), false);
@@ -159,8 +151,8 @@ test('the PALEO 2017 model has its own section, closed by default, with the core
 });
 
 test('a pasted spec goes into the embed snippet compressed; the element prices the same spec', async () => {
-  const page = await newPage(browser, PHONE);
-  await page.goto(server.url + '/');
+  const page = await newPage(session.browser, PHONE);
+  await page.goto(session.server.url + '/');
   await page.waitForSelector('body[data-ready=true]');
   const spec = { name: 'pasted', layers: { data: { parents: [], type: 'Input', tensor: [32, 32, 32, 3] },
     conv: { parents: ['data'], type: 'Convolution', filter: [3, 3, 3, 16], strides: [1, 1, 1, 1], padding: 'SAME' } } };
@@ -186,8 +178,8 @@ const FULL_SCENARIO = '/#net=resnet50_v1_5&device=H100_SXM&cluster_on=1&cluster=
   '&conv_algorithm=fft&bucket_mib=50&stages=2&micro_batches=4&parallel=hybrid&hybrid_workers=2';
 
 test('the embed snippet carries the whole scenario: with adam, FFT, buckets, pipeline and hybrid the element shows the page\'s numbers', async () => {
-  const page = await newPage(browser, PHONE);
-  await page.goto(server.url + FULL_SCENARIO);
+  const page = await newPage(session.browser, PHONE);
+  await page.goto(session.server.url + FULL_SCENARIO);
   await page.waitForSelector('body[data-ready=true]');
   const shown = await page.evaluate(() => window.paleoResult);
   const request = shown.requests.estimate;

@@ -1,29 +1,21 @@
 // The "Training scheme" panel (docs/training-schemes.md): its request, the core's numbers and the
 // comparison plot on the page, its state in the URL, and its errors next to its inputs.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve, launch, dist, root, cli, cliApi, assertClose, newPage, afterUpdate, urlStateParams } from './helpers.mjs';
+import { root, cli, cliApi, assertClose, newPage, afterUpdate, urlStateParams, pageSession } from './helpers.mjs';
 
-let server, browser;
+const session = pageSession();
 
-before(async () => {
-  server = await serve(dist);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 const HASH = '#net=resnet50_v1_5&cluster_on=1&nodes=4&scheme_on=1&ts_consistency=ssp&ts_staleness=4' +
   '&ts_jitter=lognormal%3A0.2&ts_compression=topk%3A0.01&ts_slow_pct=20';
 
 async function open(hash) {
-  const page = await newPage(browser);
-  await page.goto(server.url + '/' + hash);
+  const page = await newPage(session.browser);
+  await page.goto(session.server.url + '/' + hash);
   await page.waitForSelector('body[data-ready=true]');
   return page;
 }
