@@ -91,11 +91,9 @@ Json net_argument(const std::string& arg) {
     text << file.rdbuf();
     // Other frameworks' files go to the core as they are; it converts them (core/import/).
     if (has_extension(arg, ".prototxt")) return Json{{"prototxt", text.str()}};
-    Json document = json_file_document(text.str(), arg);
-    // A Keras model.to_json() file: {"class_name": "Sequential" | "Functional", "config": ...}.
-    const bool keras = document.is_object() && document.contains("config") && document.contains("class_name") &&
-                       (document["class_name"] == "Sequential" || document["class_name"] == "Functional");
-    return keras ? Json{{"keras", std::move(document)}} : document;
+    // A JSON file (a spec, a Keras model.to_json(), a transformer config) as it is: the core tells
+    // which it is.
+    return json_file_document(text.str(), arg);
   }
   return file_stem(arg);
 }

@@ -3,6 +3,7 @@
 // counted by hand (multiply-add = 2; paleo2017 also counts pooling windows and dropout).
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <map>
 #include <string>
 
@@ -134,4 +135,48 @@ TEST_CASE("Keras import: the CLI reads a model.to_json() file", "[import][keras]
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(forward_flops(Json::parse(r.out)) == 1312768);
+}
+
+TEST_CASE("Keras import: a Keras 2 'Model' document as the net itself, in the API and the CLI", "[import][keras][cli]") {
+  // Keras 2 before 2.4 names a Functional model's class "Model". The same model as the Sequential
+  // file, written as a Functional one: its FLOPs are that file's, counted by hand (1312768).
+  Json sequential = keras_file("small_cnn_sequential.json");
+  Json layers = Json::array();
+  std::string previous;
+  for (Json layer : sequential["config"]["layers"]) {
+    const std::string name = layer["config"]["name"].get<std::string>();
+    layer["name"] = name;
+    layer["inbound_nodes"] = previous.empty() ? Json::array() : Json::array({Json::array({Json::array({previous, 0, 0, Json::object()})})});
+    if (previous.empty() && layer["class_name"] != "InputLayer") {
+      // A Sequential file may give its input shape on the first layer: a Functional one needs an InputLayer.
+      layers.push_back({{"class_name", "InputLayer"}, {"name", "input"}, {"inbound_nodes", Json::array()},
+                        {"config", {{"name", "input"}, {"batch_input_shape", layer["config"]["batch_input_shape"]}}}});
+      layer["inbound_nodes"] = Json::array({Json::array({Json::array({"input", 0, 0, Json::object()})})});
+    }
+    layers.push_back(layer);
+    previous = name;
+  }
+  const Json model = {{"class_name", "Model"}, {"keras_version", "2.2.4"}, {"config", {{"name", "small_cnn"}, {"layers", layers}}}};
+
+  const Json wrapped = layers_of(model);
+  CHECK(forward_flops(wrapped) == 1312768);
+  const Json bare = paleo::handle_request(Json{{"command", "layers"}, {"profile", "paleo2017"}, {"net", model},
+                                               {"batch_size", 1}, {"conv_algorithm", "gemm"}});
+  INFO(bare.dump().substr(0, 1500));
+  REQUIRE(bare.value("ok", false));
+  CHECK(bare["layers"] == wrapped["layers"]);
+
+  const auto file = paleo_test::write_temp_file("keras2_model", ".json", model.dump());
+  const paleo_test::CliResult r = paleo_test::run_cli("layers " + paleo_test::quoted(file.string()) +
+                                                      " --profile paleo2017 --batch_size 1 --use_only_gemm --format json");
+  std::filesystem::remove(file);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(forward_flops(Json::parse(r.out)) == 1312768);
+
+  // A bare document's errors name the net's own fields.
+  const Json bad = paleo::handle_request(
+      Json{{"command", "layers"}, {"net", {{"class_name", "Model"}, {"config", {{"layers", Json::array()}}}}}});
+  REQUIRE_FALSE(bad["ok"].get<bool>());
+  CHECK(bad["error"]["field"] == "net.config.layers");
 }

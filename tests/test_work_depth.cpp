@@ -5,6 +5,8 @@
 #include <cmath>
 
 #include "core/api.h"
+#include "csv_table.h"
+#include "cli_runner.h"
 
 namespace {
 
@@ -67,4 +69,25 @@ TEST_CASE("batch-1 layers too small to fill the device are flagged") {
   CHECK(layer(one, "fc")["fills_device"] == false);
   CHECK(layer(one, "conv")["fills_device"] == true);  // 589824 / 7 = 84261
   CHECK(one["layers_too_small"].get<int>() > big["layers_too_small"].get<int>());
+}
+
+TEST_CASE("work and depth of attention's MatMul layers in the imported ViT-B/16") {
+  const Json net = Json::parse(paleo_test::read_text(paleo_test::data_path("onnx/vit_b_16.graph.json")));
+  const Json out = paleo::handle_request({{"command", "layers"}, {"net", net}, {"device", "V100_SXM2_16GB"},
+                                          {"batch_size", 1}, {"work_depth", true}});
+  INFO(out.dump().substr(0, 1000));
+  REQUIRE(out["ok"].get<bool>());
+  // Batch 1, 12 heads, 197 tokens of 64 per head. Scores Q x K^T: [12, 197, 197] outputs, each a
+  // sum of 64 products (depth log2 64 = 6). Weighted values: [12, 197, 64] outputs, each a sum of
+  // 197 products (depth ceil(log2 197) = 8). Both hold 12 * 197 * 197 * 64 multiply-adds.
+  int scores = 0, values = 0;
+  for (const Json& l : out["work_depth"]["layers"]) {
+    if (l["type"] != "MatMul") continue;
+    CHECK(l["work"].get<double>() == 12.0 * 197 * 197 * 64);
+    const double depth = l["depth"].get<double>();
+    CHECK((depth == 6 || depth == 8));
+    (depth == 6 ? scores : values) += 1;
+  }
+  CHECK(scores == 12);
+  CHECK(values == 12);
 }

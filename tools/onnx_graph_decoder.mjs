@@ -2,8 +2,11 @@
 // (docs/import.md, "ONNX"): nodes with op types, attributes and tensor names, initializer dims
 // and graph input shapes. Weights are never copied: only the dims of initializers are kept, and
 // the values of small integer tensors (Reshape targets, axes), which shape inference needs.
-// Used by tools/onnx_to_graph.mjs; written to be bundled for the page as well.
+// Used by tools/onnx_to_graph.mjs; written to be bundled for the page as well. A file is read
+// through onnxGraphOfFile, which skips the weights' bytes without reading them
+// (onnx_weightless_bytes.mjs).
 import onnxProto from 'onnx-proto';
+import { onnxBytesWithoutWeights } from './onnx_weightless_bytes.mjs';
 
 const { onnx } = onnxProto;
 const kSmallTensorValues = 64;  // integer tensors up to this many values keep them
@@ -81,4 +84,11 @@ export function onnxGraph(bytes, fallbackName = 'onnx') {
       nodes,
     },
   };
+}
+
+// The graph of a file of `size` bytes read through `read(offset, length)` (a Promise of a
+// Uint8Array): the large initializers' data is skipped, never read into memory.
+export async function onnxGraphOfFile(read, size, fallbackName = 'onnx') {
+  const { bytes } = await onnxBytesWithoutWeights(read, size);
+  return onnxGraph(bytes, fallbackName);
 }

@@ -173,7 +173,21 @@ class _Mapper:
             return self.reshape(node, x)
         if isinstance(m, nn.Softmax):
             return self.softmax(node, x)
+        self.unmapped_weights(node, m)
         return self.generic(node, type(m).__name__)
+
+    def unmapped_weights(self, node, m):
+        """A warning of its own for an unmapped module with weights: the estimate misses its compute
+        and its parameters, not just a free reshape."""
+        params = sum(p.numel() for p in m.parameters())
+        if not params:
+            return
+        hint = ""
+        if isinstance(m, nn.MultiheadAttention):
+            hint = ("; its projections and attention products are not priced: export the model to ONNX "
+                    "(docs/import.md, \"ONNX\"), whose import prices attention")
+        self.warnings.append(f"layer '{node.name}': {type(m).__name__} is not mapped: a free Generic layer, without "
+                             f"its compute or its {params} parameters{hint}")
 
     def softmax(self, node, x):
         params = {"type": "Softmax"}

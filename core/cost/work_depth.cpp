@@ -43,6 +43,13 @@ std::vector<LayerWorkDepth> work_depth(const Network& net, double lanes) {
         w.depth = clog2(cin);
         break;
       }
+      case LayerKind::kMatMul: {
+        // Batched products of two activations: each output sums K products (K = weights[0]).
+        const double k = l.weights.size() == 2 ? static_cast<double>(l.weights[0]) : 1;
+        w.work = outputs * k;
+        w.depth = clog2(k);
+        break;
+      }
       case LayerKind::kRecurrent: {
         // T dependent steps, each a product over I + H inputs and the gate arithmetic.
         const double span = static_cast<double>(l.inputs[0][2] + l.rnn_units);

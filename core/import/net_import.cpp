@@ -17,8 +17,16 @@ bool only_key(const Json& net, const char* key) { return net.is_object() && net.
 
 }  // namespace
 
+bool is_keras_model_document(const Json& net) {
+  if (!net.is_object() || !net.contains("config") || !net.contains("class_name")) return false;
+  const Json& kind = net["class_name"];
+  // Keras 2 writes a Functional model's class as "Model" (before 2.4) or "Functional"; Keras 3 as
+  // "Functional".
+  return kind == "Sequential" || kind == "Functional" || kind == "Model";
+}
+
 bool is_imported_net(const Json& net) {
-  return only_key(net, kPrototxt) || only_key(net, kOnnxGraph) || only_key(net, kKeras);
+  return only_key(net, kPrototxt) || only_key(net, kOnnxGraph) || only_key(net, kKeras) || is_keras_model_document(net);
 }
 
 Json imported_net_spec(const Json& net, const std::string& field, bool as_original, std::vector<std::string>& warnings) {
@@ -29,6 +37,7 @@ Json imported_net_spec(const Json& net, const std::string& field, bool as_origin
   }
   if (only_key(net, kOnnxGraph)) return onnx_graph_to_spec(net[kOnnxGraph], field + "." + kOnnxGraph, warnings);
   if (only_key(net, kKeras)) return keras_model_to_spec(net[kKeras], field + "." + kKeras, warnings);
+  if (is_keras_model_document(net)) return keras_model_to_spec(net, field, warnings);
   throw Error("is not an imported net", "", field);
 }
 

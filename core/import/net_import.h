@@ -1,13 +1,18 @@
 #pragma once
 // A request's `net` given in another framework's format, converted to a Paleo network spec
 // (docs/import.md): {"prototxt": "<Caffe prototxt text>"}, {"onnx_graph": {...}} (decoded by
-// tools/onnx_to_graph.mjs), {"keras": <model.to_json(), as an object or its text>}.
+// tools/onnx_to_graph.mjs), {"keras": <model.to_json(), as an object or its text>}, or a Keras
+// model.to_json() document itself.
 #include <string>
 #include <vector>
 
 #include "core/base/json.h"
 
 namespace paleo {
+
+// Whether `net` is a Keras model.to_json() document: {"class_name": "Sequential" | "Functional" |
+// "Model", "config": ...}. The one test of it: the CLI and the page send such files as they are.
+bool is_keras_model_document(const Json& net);
 
 // Whether `net` is one of the imported forms (not a Paleo spec, preset or transformer).
 bool is_imported_net(const Json& net);

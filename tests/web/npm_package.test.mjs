@@ -92,6 +92,30 @@ const flops: string = r.ok ? r.totals.forward_flops : '';
   assert.match(wrong, /bad\.ts\(3,/);   // forward_flops is a number
 });
 
+test('TypeScript: the 0.3.0 fields training_scheme, scheme_comparison and work_depth and their sections', () => {
+  assert.equal(typecheck('scheme_good.ts', `import { estimate } from 'paleo-estimator';
+const r = await estimate({ net: 'resnet50_v1_5', device: 'V100_SXM2_16GB', batch_size: 32, cluster: 'dgx1_v100_ib',
+  training_scheme: { consistency: 'ssp', staleness: 4, jitter: 'lognormal:0.2', compression: 'topk:0.01',
+    exchange: 'parameter_server', server_layout: 'sharded', servers: 4, averaging: 'none', batch_norm: 'global' },
+  scheme_comparison: true, work_depth: true });
+const step: number = r.ok && r.training_scheme ? r.training_scheme.step_ms : 0;
+const ratio: number | null = r.ok && r.training_scheme ? r.training_scheme.compression_ratio : null;
+const pushed: number = r.ok ? r.training_scheme?.parameter_server?.pushed_bytes ?? 0 : 0;
+const sweep: number = r.ok ? r.training_scheme?.comparison?.[0].points[0].wire_bytes_per_step ?? 0 : 0;
+const small: boolean = r.ok && r.work_depth ? !r.work_depth.layers[0].fills_device : false;
+console.log(step, ratio, pushed, sweep, small);
+`), '');
+  const wrong = typecheck('scheme_bad.ts', `import { estimate } from 'paleo-estimator';
+const a = await estimate({ net: 'vgg16', training_scheme: { consistency: 'eventual' } });
+const b = await estimate({ net: 'vgg16', training_scheme: { compression: 'topk' } });
+const c = await estimate({ net: 'vgg16', work_depth: 'yes' });
+const d: string = a.ok && a.training_scheme ? a.training_scheme.step_ms : '';
+const e: string = b.ok && b.work_depth ? b.work_depth.device_lanes : '';
+console.log(c, d, e);
+`);
+  for (const line of [2, 3, 4, 5, 6]) assert.match(wrong, new RegExp(`scheme_bad\\.ts\\(${line},`), wrong);
+});
+
 test('a Node script: estimate, search and presets equal the CLI', () => {
   const script = join(scratch, 'docs-site', 'run.mjs');
   writeFileSync(script, `import { estimate, search, presets, version } from 'paleo-estimator';

@@ -112,6 +112,41 @@ export interface RequestFields {
   price_per_gpu_hour?: number | string;
   /** The `search` command: devices in all. */
   devices?: number;
+  /** With a `cluster`: how the data-parallel step is synchronised (docs/training-schemes.md). */
+  training_scheme?: TrainingScheme;
+  /** With a `cluster`: `training_scheme` gains `comparison`, six schemes on 1, 2, 4, ... nodes. */
+  scheme_comparison?: boolean;
+  /** `layers` and `estimate` of a CNN gain `work_depth`. */
+  work_depth?: boolean;
+}
+
+/** Jitter of the workers' step times: `none`, `normal:CV` or `lognormal:CV`. */
+export type Jitter = 'none' | `normal:${number}` | `lognormal:${number}`;
+
+/** Gradient compression (docs/training-schemes.md, "Compression"). */
+export type Compression =
+  | 'none' | 'fp32' | 'fp16' | 'bf16' | 'onebit' | 'ternary' | `qsgd:${number}` | `qsgd:${number}:${number}`
+  | `threshold:${number}` | `topk:${number}` | `powersgd:${number}` | 'sfb';
+
+/** The `training_scheme` request field (docs/api.md); an unknown member is an error. */
+export interface TrainingScheme {
+  consistency?: 'sync' | 'ssp' | 'async';
+  /** SSP's bound: an integer >= 0. */
+  staleness?: number;
+  jitter?: Jitter;
+  /** One worker that much slower, a fraction >= 0. */
+  slow_worker?: number;
+  compression?: Compression;
+  exchange?: 'allreduce' | 'parameter_server';
+  server_layout?: 'single' | 'sharded' | 'hierarchical';
+  servers?: number;
+  push?: 'gradients' | 'weights';
+  /** Project Adam's offload of fully-connected gradients. */
+  offload_fc?: boolean;
+  averaging?: 'none' | 'local_sgd' | 'elastic' | 'gossip' | 'ensemble';
+  averaging_every?: number;
+  gossip_peers?: number;
+  batch_norm?: 'local' | 'global';
 }
 
 /** Transformer and other commands' fields (docs/api.md, "Transformers", "collective", ...). */
@@ -224,6 +259,66 @@ export interface Train {
   setups: TrainSetup[];
 }
 
+/** The `parameter_server` part of `training_scheme`: present when servers carry the exchange. */
+export interface ParameterServerSection {
+  layout: 'single' | 'sharded' | 'hierarchical';
+  servers: number;
+  push: 'gradients' | 'weights';
+  pushed_bytes: number;
+  pulled_bytes: number;
+  offload_fc: boolean;
+  fc_values_dense: number;
+  fc_values_offloaded: number;
+  server_compute_ms: number;
+  updates_per_s_cap: number;
+  [field: string]: unknown;
+}
+
+/** One scheme of `comparison`: its step on 1, 2, 4, ... nodes. */
+export interface SchemeComparison {
+  scheme: string;
+  points: { nodes: number; workers: number; step_ms: number; throughput_samples_per_s: number;
+    wire_bytes_per_step: number }[];
+}
+
+/** `estimate` with `training_scheme` or `scheme_comparison` (docs/api.md, "training_scheme"). */
+export interface TrainingSchemeSection {
+  consistency: 'sync' | 'ssp' | 'async';
+  exchange: string;
+  workers: number;
+  compute_ms: number;
+  deterministic_step_ms: number;
+  step_ms: number;
+  exposed_comm_ms: number;
+  codec_ms: number;
+  batch_norm_sync_ms: number;
+  batch_norm_layers: number;
+  throughput_samples_per_s: number;
+  updates_per_s: number;
+  staleness_expected: number;
+  staleness_bound: number;
+  capped_by_servers: boolean;
+  dense_gradient_bytes: number;
+  message_bytes: number;
+  /** null when nothing is sent. */
+  compression_ratio: number | null;
+  wire_bytes_per_step: number;
+  extra_memory_bytes: number;
+  /** Only with gossip. */
+  gossip_rounds?: number;
+  parameter_server?: ParameterServerSection;
+  /** Only with `scheme_comparison`. */
+  comparison?: SchemeComparison[];
+  [field: string]: unknown;
+}
+
+/** `layers` and `estimate` with `work_depth` (work in multiply-adds, as the survey counts it). */
+export interface WorkDepthSection {
+  device_lanes: number;
+  layers_too_small: number;
+  layers: { name: string; type: string; work: number; depth: number; parallelism: number; fills_device: boolean }[];
+}
+
 /** `estimate` and `layers` of a CNN (docs/api.md, "layers and estimate"). */
 export interface EstimateResponse {
   ok: true;
@@ -240,6 +335,10 @@ export interface EstimateResponse {
   cluster?: Record<string, unknown>;
   /** With `dataset_samples`: the time and cost to train. */
   train?: Train;
+  /** With `training_scheme` or `scheme_comparison`. */
+  training_scheme?: TrainingSchemeSection;
+  /** With `work_depth`. */
+  work_depth?: WorkDepthSection;
   [field: string]: unknown;
 }
 

@@ -3,8 +3,13 @@
 // as the `paleo` CLI and the estimator page) and resolves to its response document.
 import createPaleo from './core.js';
 
+// The module's instance, loaded once; a load that fails (the .wasm not fetched) is forgotten, so the
+// next call tries again rather than getting the same rejection forever.
 let instance = null;
-const load = () => (instance ??= createPaleo());
+const load = () => (instance ??= createPaleo().catch((e) => {
+  instance = null;
+  throw e;
+}));
 
 // The response to any request document; anything the module throws (a request nested too deep for
 // its stack) is an error response, and the next call gets a fresh instance.

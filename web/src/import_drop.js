@@ -11,8 +11,10 @@ export const MAX_SHAREABLE_LINK = 32000;
 
 async function onnxGraphOf(file) {
   // A URL built at run time: the decoder is its own file (web/build.mjs), loaded on first use.
-  const { onnxGraph } = await import(new URL('onnx-decoder.js', document.baseURI).href);
-  return onnxGraph(new Uint8Array(await file.arrayBuffer()), file.name.replace(/\.onnx$/i, ''));
+  const { onnxGraphOfFile } = await import(new URL('onnx-decoder.js', document.baseURI).href);
+  // Read in pieces: the weights are skipped over, never loaded (tools/onnx_weightless_bytes.mjs).
+  const read = async (offset, length) => new Uint8Array(await file.slice(offset, offset + length).arrayBuffer());
+  return onnxGraphOfFile(read, file.size, file.name.replace(/\.onnx$/i, ''));
 }
 
 // The spec box's text for a file.
