@@ -1,5 +1,6 @@
 #pragma once
-// Parameter servers (survey section 6.2, rows C8 and K6-K10 of the parallelism notes): a single
+// Parameter servers (Ben-Nun & Hoefler's survey, section 6.2 and Table 8's "parameter
+// distribution" rows; features C8 and K6-K10 of docs/training-schemes.md): a single
 // server, S shards with their own links, or a hierarchy (the devices of a node reduce among
 // themselves, then one exchange per node); workers push gradients (DistBelief) or weights
 // (HOGWILD-style) and pull weights: the bytes are the same, what the server does with them

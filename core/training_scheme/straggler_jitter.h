@@ -1,5 +1,6 @@
 #pragma once
-// Worker step-time jitter (survey section 6.1, parallelism notes K1 and K3): each worker's
+// Worker step-time jitter (Ben-Nun & Hoefler's survey, section 6.1; features K1 and K3 of
+// docs/training-schemes.md): each worker's
 // compute time per step is the mean time times a random factor (none; normal or lognormal with a
 // coefficient of variation), and optionally one persistently slow worker. The expectations a
 // consistency model needs: E[max over m workers] (a barrier) and the same of each worker's mean
