@@ -139,6 +139,7 @@ TEST_CASE("bad training_scheme members name the member") {
       {{{"staleness", 4}}, "training_scheme.staleness"},  // needs ssp
       {{{"consistency", "ssp"}, {"staleness", -1}}, "training_scheme.staleness"},
       {{{"jitter", "lognormal:zero"}}, "training_scheme.jitter"},
+      {{{"jitter", "normal:0.5"}}, "training_scheme.jitter"},  // negative step times: lognormal's job
       {{{"slow_worker", -0.2}}, "training_scheme.slow_worker"},
       {{{"compression", "topk:2"}}, "training_scheme.compression"},
       {{{"compression", "fp16"}, {"consistency", "async"}}, "training_scheme.compression"},

@@ -18,7 +18,8 @@ struct StragglerModel {
   double slow_fraction = 0;   // one worker is persistently (1 + slow_fraction) x slower; 0 = none
 };
 
-// Parses "none", "normal:0.1", "lognormal:0.2" (throws paleo::Error naming `field`).
+// Parses "none", "normal:0.1", "lognormal:0.2" (throws paleo::Error naming `field`). The
+// coefficient of variation is in (0, 2]; normal's at most 0.3 (a wider one has negative times).
 StragglerModel parse_jitter(const std::string& text, const std::string& field);
 const char* jitter_distribution_name(JitterDistribution d);
 
