@@ -131,6 +131,11 @@ TEST_CASE("global batch norm adds two all-reduces of 2 C values per BN layer") {
   CHECK(global["step_ms"].get<double>() ==
         Approx(local["step_ms"].get<double>() + global["batch_norm_sync_ms"].get<double>()).epsilon(1e-12));
   CHECK(global["batch_norm_sync_ms"].get<double>() > 0);
+  // ResNet-50's BN channels: 64 + 6 (3 64 + 4 128 + 6 256 + 3 512) + 4 (64 + 128 + 256 + 512) = 26560;
+  // 2 C fp32 values forward and backward: 16 bytes per channel = 424960 bytes. These small messages
+  // go by recursive doubling, which sends n log2 p = 6 n per worker on 64 workers.
+  CHECK(global["wire_bytes_per_step"].get<double>() - local["wire_bytes_per_step"].get<double>() ==
+        Approx(424960.0 * 6).epsilon(1e-12));
 }
 
 TEST_CASE("bad training_scheme members name the member") {

@@ -135,11 +135,16 @@ SchemeStep training_scheme_step(const Scenario& s, const ClusterOptions& o, cons
     out.wire_bytes_per_step = all_reduce_bytes_sent(cs.chosen.algorithm, cluster, out.dense_gradient_bytes);
   }
   if (scheme.global_batch_norm && m > 1 && avg != AveragingKind::kEnsemble) {
+    double bn_bytes_sent = 0;  // each layer's all-reduce runs twice: forward and backward
     const BatchNormSync bn = batch_norm_sync(c.net, [&](double bytes) {
-      return cluster_collective(CollectiveOp::kAllReduce, CollectiveAlgorithm::kAuto, cluster, bytes, settings);
+      const CollectiveCost ar =
+          cluster_collective(CollectiveOp::kAllReduce, CollectiveAlgorithm::kAuto, cluster, bytes, settings);
+      bn_bytes_sent += 2 * all_reduce_bytes_sent(ar.algorithm, cluster, bytes);
+      return ar;
     });
     out.batch_norm_layers = bn.layers;
     out.batch_norm_ms = bn.time_ms;
+    out.wire_bytes_per_step += bn_bytes_sent;
     step += bn.time_ms;
   }
   out.deterministic_step_ms = step;
