@@ -123,6 +123,18 @@ TEST_CASE("gossip reaches everyone in 1.639 log2 m rounds and local SGD amortise
   CHECK(ens["wire_bytes_per_step"] == 0);
 }
 
+TEST_CASE("gossip with as many peers as workers is priced with every other worker, with a warning") {
+  const Json out = run(request({{"averaging", "gossip"}, {"gossip_peers", 64}}, cluster(64, 1)));
+  const Json& g = out["training_scheme"];
+  CHECK(g["wire_bytes_per_step"].get<double>() == 63 * g["dense_gradient_bytes"].get<double>());
+  int clamped = 0;
+  for (const Json& w : out["warnings"]) clamped += w.get<std::string>().rfind("training_scheme.gossip_peers: 64 peers", 0) == 0;
+  CHECK(clamped == 1);
+  // The page's default of 3 peers on 2 workers: one peer.
+  const Json two = run(request({{"averaging", "gossip"}}, cluster(2, 1)))["training_scheme"];
+  CHECK(two["wire_bytes_per_step"].get<double>() == two["dense_gradient_bytes"].get<double>());
+}
+
 TEST_CASE("global batch norm adds two all-reduces of 2 C values per BN layer") {
   const Json local = run(request({{"batch_norm", "local"}}, cluster(64, 1)))["training_scheme"];
   const Json global = run(request({{"batch_norm", "global"}}, cluster(64, 1)))["training_scheme"];
@@ -148,7 +160,7 @@ TEST_CASE("bad training_scheme members name the member") {
       {{{"slow_worker", -0.2}}, "training_scheme.slow_worker"},
       {{{"compression", "topk:2"}}, "training_scheme.compression"},
       {{{"compression", "fp16"}, {"consistency", "async"}}, "training_scheme.compression"},
-      {{{"averaging", "gossip"}, {"gossip_peers", 64}}, "training_scheme.gossip_peers"},
+      {{{"averaging", "gossip"}, {"gossip_peers", 0}}, "training_scheme.gossip_peers"},
       {{{"averaging", "sometimes"}}, "training_scheme.averaging"},
       {{{"server_layout", "ring"}}, "training_scheme.server_layout"},
       {{{"batch_norm", "yes"}}, "training_scheme.batch_norm"},

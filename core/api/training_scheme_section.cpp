@@ -128,13 +128,14 @@ TrainingScheme read_training_scheme(const Json& value) {
   return s;
 }
 
-Json training_scheme_json(const Request& r) {
+Json training_scheme_json(const Request& r, std::vector<std::string>& warnings) {
   if (!r.scenario.has_cluster) throw Error("needs a cluster (docs/cluster.md)", "", kField);
   ClusterOptions options = cluster_options(r);
   options.find_max_batch = false;  // the scheme prices the request's batch; no search for the largest that fits
   NetworkPricer pricer(r.scenario);
   const SchemeStep st = training_scheme_step(r.scenario, options, r.training_scheme, pricer);
   Json j = step_json(st, r.training_scheme);
+  warnings.insert(warnings.end(), st.warnings.begin(), st.warnings.end());
   if (r.scheme_comparison) {
     Json sweeps = Json::array();
     for (const SchemeSweep& sw : scheme_comparison(r.scenario, options, r.training_scheme.jitter, pricer)) {

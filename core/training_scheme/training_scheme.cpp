@@ -93,10 +93,13 @@ SchemeStep training_scheme_step(const Scenario& s, const ClusterOptions& o, cons
     step = out.compute_ms + out.comm_ms;
     barrier_steps = scheme.averaging.every;
   } else if (avg == AveragingKind::kGossip) {
-    if (scheme.averaging.peers >= m && m > 1)
-      throw Error("gossip needs fewer peers than workers (" + std::to_string(m) + ")", "",
-                  "training_scheme.gossip_peers");
-    const std::int64_t peers = m > 1 ? scheme.averaging.peers : 0;
+    std::int64_t peers = m > 1 ? scheme.averaging.peers : 0;
+    if (peers >= m) {  // at most every other worker: priced with m - 1 peers
+      peers = m - 1;
+      out.warnings.push_back("training_scheme.gossip_peers: " + std::to_string(scheme.averaging.peers) +
+                             " peers need more than " + std::to_string(m) + " workers; priced with " +
+                             std::to_string(peers) + " (every other worker)");
+    }
     const CollectiveCost g = gossip_exchange(out.dense_gradient_bytes, peers, pairwise_link(cluster), settings);
     out.exchange = "gossip";
     out.comm_ms = g.time_ms();
