@@ -218,3 +218,42 @@ TEST_CASE("parameter servers against their closed forms: single, sharded, and th
   const Json async = run(request({{"consistency", "async"}, {"server_layout", "sharded"}, {"servers", 4}}, c))["training_scheme"];
   CHECK(async["parameter_server"]["updates_per_s_cap"].get<double>() == Approx(4 * 1e3 / (n * (b + g))).epsilon(1e-12));
 }
+
+TEST_CASE("a hierarchical parameter server against its closed form, and one the cluster cannot hold") {
+  // 4 nodes of 2 V100s: inside a node 1 us and 10 GB/s, between nodes 10 us and 1 GB/s; the
+  // reduction g = 3 / 900 GB/s per byte.
+  const Json c = {{"nodes", 4}, {"devices_per_node", 2},
+                  {"intra", {{"latency_us", 1}, {"bandwidth_gb_per_s", 10}}},
+                  {"inter", {{"latency_us", 10}, {"bandwidth_gb_per_s", 1}}}};
+  const double ai = 1e-3, bi = 1e-7, a = 0.01, b = 1e-6, g = 3.0 / 900e9 * 1e3, nodes = 4;
+  const Json out = run(request({{"exchange", "parameter_server"}, {"server_layout", "hierarchical"}}, c));
+  const Json& h = out["training_scheme"];
+  const double n = h["dense_gradient_bytes"].get<double>();
+  CHECK(h["exchange"] == "parameter_server_hierarchical");
+  CHECK(h["parameter_server"]["layout"] == "hierarchical");
+  // Reduce-scatter and all-gather between the 2 devices of a node, a + (n / 2) b each (the
+  // reduce-scatter also sums n / 2 bytes), then one client per node: 2a + 2 N n b + N n g.
+  CHECK(h["exposed_comm_ms"].get<double>() ==
+        Approx(2 * (ai + n / 2 * bi) + n / 2 * g + 2 * a + 2 * nodes * n * b + nodes * n * g).epsilon(1e-12));
+  // On 8 nodes of one device there is no node to reduce in: a single server, said so.
+  const Json flat = run(request({{"exchange", "parameter_server"}, {"server_layout", "hierarchical"}}, cluster(8, 1)));
+  CHECK(flat["training_scheme"]["exchange"] == "parameter_server_single");
+  CHECK(flat["training_scheme"]["parameter_server"]["layout"] == "single");
+  int noted = 0;
+  for (const Json& w : flat["warnings"]) noted += w.get<std::string>().rfind("training_scheme.server_layout:", 0) == 0;
+  CHECK(noted == 1);
+}
+
+TEST_CASE("elastic averaging every k steps: one server exchange of the weights per k steps") {
+  // 8 nodes of one V100 over 10 us and 1 GB/s, as in the closed forms above: 2a + 2 m n b + m n g.
+  const Json c = {{"nodes", 8}, {"devices_per_node", 1}, {"intra", "pcie3_x16"},
+                  {"inter", {{"latency_us", 10}, {"bandwidth_gb_per_s", 1}}}};
+  const double a = 0.01, b = 1e-6, g = 3.0 / 900e9 * 1e3, m = 8, k = 4;
+  const Json e = run(request({{"averaging", "elastic"}, {"averaging_every", 4}}, c))["training_scheme"];
+  const double n = e["dense_gradient_bytes"].get<double>();
+  CHECK(e["exchange"] == "elastic parameter_server_single");
+  CHECK(e["exposed_comm_ms"].get<double>() == Approx((2 * a + 2 * m * n * b + m * n * g) / k).epsilon(1e-12));
+  CHECK(e["wire_bytes_per_step"].get<double>() == Approx(n / k).epsilon(1e-12));
+  CHECK(e["step_ms"].get<double>() ==
+        Approx(e["compute_ms"].get<double>() + (2 * a + 2 * m * n * b + m * n * g) / k).epsilon(1e-12));
+}

@@ -99,7 +99,7 @@ Json step_json(const SchemeStep& st, const TrainingScheme& scheme) {
             {"extra_memory_bytes", st.extra_memory_bytes}};
   if (scheme.averaging.kind == AveragingKind::kGossip) j["gossip_rounds"] = st.gossip_rounds;
   if (st.server_layout_used)
-    j["parameter_server"] = {{"layout", server_layout_name(scheme.server.layout)},
+    j["parameter_server"] = {{"layout", server_layout_name(st.server.layout)},
                              {"servers", scheme.server.layout == ServerLayout::kSharded ? scheme.server.servers : 1},
                              {"push", scheme.server.push_weights ? "weights" : "gradients"},
                              {"pushed_bytes", st.server.pushed_bytes},

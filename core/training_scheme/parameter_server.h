@@ -31,6 +31,9 @@ ServerLayout parse_server_layout(const std::string& text, const std::string& fie
 const char* server_layout_name(ServerLayout l);
 
 struct ServerExchange {
+  // What was priced: a hierarchy needs several nodes of several devices, all of them workers;
+  // otherwise it is one server (kSingle).
+  ServerLayout layout = ServerLayout::kSingle;
   double pushed_bytes = 0;          // per worker per step (pulled: the weights, the dense size)
   double pulled_bytes = 0;
   double dense_fc_values = 0;       // what the fully-connected gradients would be: sum C_out C_in

@@ -26,6 +26,15 @@ GradientTensor tensor_of(const Layer& l) {
   return t;
 }
 
+// A hierarchy the cluster cannot hold is priced as one server: say so.
+void note_server_layout(const ParameterServerSpec& asked, const ServerExchange& priced, const Cluster& cluster,
+                        std::vector<std::string>& warnings) {
+  if (asked.layout != ServerLayout::kHierarchical || priced.layout == ServerLayout::kHierarchical) return;
+  warnings.push_back("training_scheme.server_layout: 'hierarchical' needs several nodes of several devices, all of "
+                     "them workers (the cluster is " + std::to_string(cluster.nodes) + "x" +
+                     std::to_string(cluster.devices_per_node) + "); priced as a single server");
+}
+
 void check(const TrainingScheme& s) {
   const bool averaging = s.averaging.kind != AveragingKind::kNone;
   if (s.compression.kind != CompressionKind::kNone &&
@@ -86,6 +95,7 @@ SchemeStep training_scheme_step(const Scenario& s, const ClusterOptions& o, cons
     spec.offload_fc = false;
     out.server = server_exchange(spec, tensors, cluster, m, s.device, settings);
     out.server_layout_used = true;
+    note_server_layout(scheme.server, out.server, cluster, out.warnings);
     out.exchange = "elastic " + out.server.exchange.algorithm;
     out.comm_ms = out.server.time_ms() / every;
     out.message_bytes = out.server.pushed_bytes;
@@ -112,6 +122,7 @@ SchemeStep training_scheme_step(const Scenario& s, const ClusterOptions& o, cons
              scheme.exchange == GradientExchange::kParameterServer) {
     out.server = server_exchange(scheme.server, tensors, cluster, m, s.device, settings);
     out.server_layout_used = true;
+    note_server_layout(scheme.server, out.server, cluster, out.warnings);
     out.exchange = out.server.exchange.algorithm;
     out.message_bytes = out.server.pushed_bytes;
     out.wire_bytes_per_step = out.server.pushed_bytes;
