@@ -244,6 +244,15 @@ TEST_CASE("a hierarchical parameter server against its closed form, and one the 
   CHECK(noted == 1);
 }
 
+TEST_CASE("pushing weights is priced like pushing gradients, and the response says so") {
+  const Json grads = run(request({{"exchange", "parameter_server"}}, cluster(8, 1)));
+  const Json weights = run(request({{"exchange", "parameter_server"}, {"push", "weights"}}, cluster(8, 1)));
+  CHECK(weights["training_scheme"]["step_ms"] == grads["training_scheme"]["step_ms"]);
+  CHECK(weights["training_scheme"]["parameter_server"]["push"] == "weights");
+  CHECK(weights["warnings"].size() == grads["warnings"].size() + 1);
+  CHECK(weights["warnings"].back().get<std::string>().rfind("training_scheme.push: 'weights'", 0) == 0);
+}
+
 TEST_CASE("elastic averaging every k steps: one server exchange of the weights per k steps") {
   // 8 nodes of one V100 over 10 us and 1 GB/s, as in the closed forms above: 2a + 2 m n b + m n g.
   const Json c = {{"nodes", 8}, {"devices_per_node", 1}, {"intra", "pcie3_x16"},

@@ -23,7 +23,7 @@ enum class ServerLayout { kSingle, kSharded, kHierarchical };
 struct ParameterServerSpec {
   ServerLayout layout = ServerLayout::kSingle;
   std::int64_t servers = 1;      // shards (kSharded)
-  bool push_weights = false;     // false: gradients
+  bool push_weights = false;     // false: gradients; true moves the same bytes, priced alike
   bool offload_fc = false;       // Project Adam
 };
 

@@ -123,6 +123,9 @@ SchemeStep training_scheme_step(const Scenario& s, const ClusterOptions& o, cons
     out.server = server_exchange(scheme.server, tensors, cluster, m, s.device, settings);
     out.server_layout_used = true;
     note_server_layout(scheme.server, out.server, cluster, out.warnings);
+    if (scheme.server.push_weights)
+      out.warnings.push_back("training_scheme.push: 'weights' moves the same bytes as 'gradients' and is priced like "
+                             "them (the servers' averaging versus their optimizer step is not priced)");
     out.exchange = out.server.exchange.algorithm;
     out.message_bytes = out.server.pushed_bytes;
     out.wire_bytes_per_step = out.server.pushed_bytes;
