@@ -150,6 +150,29 @@ TEST_CASE("global batch norm adds two all-reduces of 2 C values per BN layer") {
         Approx(424960.0 * 6).epsilon(1e-12));
 }
 
+TEST_CASE("global batch norm synchronises BatchNorm layers, not LayerNorm ones") {
+  // data [16, 1024] -> fc 256 -> norm -> fc2 10 on 8 workers.
+  auto with_norm = [](const std::string& type) {
+    Json spec = {{"name", "mlp"}, {"layers", Json::object()}};
+    spec["layers"]["data"] = {{"parents", Json::array()}, {"type", "Input"}, {"tensor", {16, 1024}}};
+    spec["layers"]["fc"] = {{"parents", {"data"}}, {"type", "InnerProduct"}, {"num_outputs", 256}};
+    spec["layers"]["norm"] = {{"parents", {"fc"}}, {"type", type}};
+    spec["layers"]["fc2"] = {{"parents", {"norm"}}, {"type", "InnerProduct"}, {"num_outputs", 10}};
+    Json r = request({{"batch_norm", "global"}}, cluster(8, 1));
+    r["net"] = spec;
+    r["batch_size"] = 16;
+    return run(r)["training_scheme"];
+  };
+  const Json bn = with_norm("BatchNorm"), ln = with_norm("LayerNorm");
+  CHECK(bn["batch_norm_layers"] == 1);
+  CHECK(bn["batch_norm_sync_ms"].get<double>() > 0);
+  CHECK(ln["batch_norm_layers"] == 0);
+  CHECK(ln["batch_norm_sync_ms"] == 0);
+  // Both learn a scale and a shift per channel: 2 x 256 parameters, 4 bytes each.
+  CHECK(ln["dense_gradient_bytes"] == bn["dense_gradient_bytes"]);
+  CHECK(ln["dense_gradient_bytes"].get<double>() == 4 * (1024.0 * 256 + 256 + 2 * 256 + 256.0 * 10 + 10));
+}
+
 TEST_CASE("bad training_scheme members name the member") {
   const std::pair<Json, std::string> cases[] = {
       {{{"consistency", "eventual"}}, "training_scheme.consistency"},
