@@ -153,6 +153,17 @@ TEST_CASE("ONNX import: a hand-written attention block without stored shapes", "
   CHECK(by_name["scores"]["output"] == Json({1, 2, 4, 4}));
   CHECK(by_name["softmax"]["output"] == Json({1, 2, 4, 4}));
   CHECK(by_name["merged"]["output"] == Json({1, 4, 6}));
+  CHECK(by_name["norm"]["type"] == "LayerNorm");  // not a BatchNorm: no batch statistics to synchronise
+  // Layer norm reduces over each token's 6 channels: depth ceil(log2 6) = 3 (batch norm's would
+  // be log2 of the batch).
+  const Json wd = answer(Json{{"command", "layers"}, {"net", ordered}, {"batch_size", 1}, {"work_depth", true}});
+  int norms = 0;
+  for (const Json& l : wd["work_depth"]["layers"])
+    if (l["name"] == "norm") {
+      ++norms;
+      CHECK(l["depth"].get<double>() == 3);
+    }
+  CHECK(norms == 1);
   CHECK(by_name["classify"]["output"] == Json({1, 5}));
   CHECK(has_warning(r, "Foo x1"));
   CHECK(has_warning(r, "2 MatMul nodes of two activations"));

@@ -103,12 +103,13 @@ TEST_CASE("Project Adam: FC gradients become m N (C_out + C_in) values instead o
   CHECK(ps["fc_values_offloaded"].get<double>() == offloaded);
   CHECK(ps["pushed_bytes"].get<double>() == 4 * (offloaded + 4096 + 1000));  // biases still sent
   CHECK(ps["pulled_bytes"].get<double>() == 4 * (dense + 4096 + 1000));
-  CHECK(dense / offloaded == Approx(50.72).epsilon(1e-3));  // the traffic reduction at N = 16
+  // The traffic reduction at N = 16, from the response: 8290304 / 163456 = 50.72.
+  CHECK(ps["fc_values_dense"].get<double>() / ps["fc_values_offloaded"].get<double>() == Approx(50.72).epsilon(1e-3));
 }
 
 TEST_CASE("gossip reaches everyone in 1.639 log2 m rounds and local SGD amortises its all-reduce over k steps") {
   const Json g = run(request({{"averaging", "gossip"}, {"gossip_peers", 3}}, cluster(64, 1)))["training_scheme"];
-  CHECK(g["gossip_rounds"].get<double>() == Approx(1.639 * 6).epsilon(1e-12));
+  CHECK(g["gossip_rounds"].get<double>() == Approx(9.834).epsilon(1e-12));
   CHECK(g["wire_bytes_per_step"].get<double>() == 3 * g["dense_gradient_bytes"].get<double>());
   const Json every1 = run(request({{"averaging", "local_sgd"}, {"averaging_every", 1}}, cluster(64, 1)))["training_scheme"];
   const Json every8 = run(request({{"averaging", "local_sgd"}, {"averaging_every", 8}}, cluster(64, 1)))["training_scheme"];
@@ -122,6 +123,18 @@ TEST_CASE("gossip reaches everyone in 1.639 log2 m rounds and local SGD amortise
   CHECK(ens["wire_bytes_per_step"] == 0);
 }
 
+TEST_CASE("gossip with as many peers as workers is priced with every other worker, with a warning") {
+  const Json out = run(request({{"averaging", "gossip"}, {"gossip_peers", 64}}, cluster(64, 1)));
+  const Json& g = out["training_scheme"];
+  CHECK(g["wire_bytes_per_step"].get<double>() == 63 * g["dense_gradient_bytes"].get<double>());
+  int clamped = 0;
+  for (const Json& w : out["warnings"]) clamped += w.get<std::string>().rfind("training_scheme.gossip_peers: 64 peers", 0) == 0;
+  CHECK(clamped == 1);
+  // The page's default of 3 peers on 2 workers: one peer.
+  const Json two = run(request({{"averaging", "gossip"}}, cluster(2, 1)))["training_scheme"];
+  CHECK(two["wire_bytes_per_step"].get<double>() == two["dense_gradient_bytes"].get<double>());
+}
+
 TEST_CASE("global batch norm adds two all-reduces of 2 C values per BN layer") {
   const Json local = run(request({{"batch_norm", "local"}}, cluster(64, 1)))["training_scheme"];
   const Json global = run(request({{"batch_norm", "global"}}, cluster(64, 1)))["training_scheme"];
@@ -130,6 +143,34 @@ TEST_CASE("global batch norm adds two all-reduces of 2 C values per BN layer") {
   CHECK(global["step_ms"].get<double>() ==
         Approx(local["step_ms"].get<double>() + global["batch_norm_sync_ms"].get<double>()).epsilon(1e-12));
   CHECK(global["batch_norm_sync_ms"].get<double>() > 0);
+  // ResNet-50's BN channels: 64 + 6 (3 64 + 4 128 + 6 256 + 3 512) + 4 (64 + 128 + 256 + 512) = 26560;
+  // 2 C fp32 values forward and backward: 16 bytes per channel = 424960 bytes. These small messages
+  // go by recursive doubling, which sends n log2 p = 6 n per worker on 64 workers.
+  CHECK(global["wire_bytes_per_step"].get<double>() - local["wire_bytes_per_step"].get<double>() ==
+        Approx(424960.0 * 6).epsilon(1e-12));
+}
+
+TEST_CASE("global batch norm synchronises BatchNorm layers, not LayerNorm ones") {
+  // data [16, 1024] -> fc 256 -> norm -> fc2 10 on 8 workers.
+  auto with_norm = [](const std::string& type) {
+    Json spec = {{"name", "mlp"}, {"layers", Json::object()}};
+    spec["layers"]["data"] = {{"parents", Json::array()}, {"type", "Input"}, {"tensor", {16, 1024}}};
+    spec["layers"]["fc"] = {{"parents", {"data"}}, {"type", "InnerProduct"}, {"num_outputs", 256}};
+    spec["layers"]["norm"] = {{"parents", {"fc"}}, {"type", type}};
+    spec["layers"]["fc2"] = {{"parents", {"norm"}}, {"type", "InnerProduct"}, {"num_outputs", 10}};
+    Json r = request({{"batch_norm", "global"}}, cluster(8, 1));
+    r["net"] = spec;
+    r["batch_size"] = 16;
+    return run(r)["training_scheme"];
+  };
+  const Json bn = with_norm("BatchNorm"), ln = with_norm("LayerNorm");
+  CHECK(bn["batch_norm_layers"] == 1);
+  CHECK(bn["batch_norm_sync_ms"].get<double>() > 0);
+  CHECK(ln["batch_norm_layers"] == 0);
+  CHECK(ln["batch_norm_sync_ms"] == 0);
+  // Both learn a scale and a shift per channel: 2 x 256 parameters, 4 bytes each.
+  CHECK(ln["dense_gradient_bytes"] == bn["dense_gradient_bytes"]);
+  CHECK(ln["dense_gradient_bytes"].get<double>() == 4 * (1024.0 * 256 + 256 + 2 * 256 + 256.0 * 10 + 10));
 }
 
 TEST_CASE("bad training_scheme members name the member") {
@@ -138,10 +179,11 @@ TEST_CASE("bad training_scheme members name the member") {
       {{{"staleness", 4}}, "training_scheme.staleness"},  // needs ssp
       {{{"consistency", "ssp"}, {"staleness", -1}}, "training_scheme.staleness"},
       {{{"jitter", "lognormal:zero"}}, "training_scheme.jitter"},
+      {{{"jitter", "normal:0.5"}}, "training_scheme.jitter"},  // negative step times: lognormal's job
       {{{"slow_worker", -0.2}}, "training_scheme.slow_worker"},
       {{{"compression", "topk:2"}}, "training_scheme.compression"},
       {{{"compression", "fp16"}, {"consistency", "async"}}, "training_scheme.compression"},
-      {{{"averaging", "gossip"}, {"gossip_peers", 64}}, "training_scheme.gossip_peers"},
+      {{{"averaging", "gossip"}, {"gossip_peers", 0}}, "training_scheme.gossip_peers"},
       {{{"averaging", "sometimes"}}, "training_scheme.averaging"},
       {{{"server_layout", "ring"}}, "training_scheme.server_layout"},
       {{{"batch_norm", "yes"}}, "training_scheme.batch_norm"},
@@ -198,4 +240,52 @@ TEST_CASE("parameter servers against their closed forms: single, sharded, and th
   // Asynchronous: the servers absorb S / (n (b + g)) updates per second.
   const Json async = run(request({{"consistency", "async"}, {"server_layout", "sharded"}, {"servers", 4}}, c))["training_scheme"];
   CHECK(async["parameter_server"]["updates_per_s_cap"].get<double>() == Approx(4 * 1e3 / (n * (b + g))).epsilon(1e-12));
+}
+
+TEST_CASE("a hierarchical parameter server against its closed form, and one the cluster cannot hold") {
+  // 4 nodes of 2 V100s: inside a node 1 us and 10 GB/s, between nodes 10 us and 1 GB/s; the
+  // reduction g = 3 / 900 GB/s per byte.
+  const Json c = {{"nodes", 4}, {"devices_per_node", 2},
+                  {"intra", {{"latency_us", 1}, {"bandwidth_gb_per_s", 10}}},
+                  {"inter", {{"latency_us", 10}, {"bandwidth_gb_per_s", 1}}}};
+  const double ai = 1e-3, bi = 1e-7, a = 0.01, b = 1e-6, g = 3.0 / 900e9 * 1e3, nodes = 4;
+  const Json out = run(request({{"exchange", "parameter_server"}, {"server_layout", "hierarchical"}}, c));
+  const Json& h = out["training_scheme"];
+  const double n = h["dense_gradient_bytes"].get<double>();
+  CHECK(h["exchange"] == "parameter_server_hierarchical");
+  CHECK(h["parameter_server"]["layout"] == "hierarchical");
+  // Reduce-scatter and all-gather between the 2 devices of a node, a + (n / 2) b each (the
+  // reduce-scatter also sums n / 2 bytes), then one client per node: 2a + 2 N n b + N n g.
+  CHECK(h["exposed_comm_ms"].get<double>() ==
+        Approx(2 * (ai + n / 2 * bi) + n / 2 * g + 2 * a + 2 * nodes * n * b + nodes * n * g).epsilon(1e-12));
+  // On 8 nodes of one device there is no node to reduce in: a single server, said so.
+  const Json flat = run(request({{"exchange", "parameter_server"}, {"server_layout", "hierarchical"}}, cluster(8, 1)));
+  CHECK(flat["training_scheme"]["exchange"] == "parameter_server_single");
+  CHECK(flat["training_scheme"]["parameter_server"]["layout"] == "single");
+  int noted = 0;
+  for (const Json& w : flat["warnings"]) noted += w.get<std::string>().rfind("training_scheme.server_layout:", 0) == 0;
+  CHECK(noted == 1);
+}
+
+TEST_CASE("pushing weights is priced like pushing gradients, and the response says so") {
+  const Json grads = run(request({{"exchange", "parameter_server"}}, cluster(8, 1)));
+  const Json weights = run(request({{"exchange", "parameter_server"}, {"push", "weights"}}, cluster(8, 1)));
+  CHECK(weights["training_scheme"]["step_ms"] == grads["training_scheme"]["step_ms"]);
+  CHECK(weights["training_scheme"]["parameter_server"]["push"] == "weights");
+  CHECK(weights["warnings"].size() == grads["warnings"].size() + 1);
+  CHECK(weights["warnings"].back().get<std::string>().rfind("training_scheme.push: 'weights'", 0) == 0);
+}
+
+TEST_CASE("elastic averaging every k steps: one server exchange of the weights per k steps") {
+  // 8 nodes of one V100 over 10 us and 1 GB/s, as in the closed forms above: 2a + 2 m n b + m n g.
+  const Json c = {{"nodes", 8}, {"devices_per_node", 1}, {"intra", "pcie3_x16"},
+                  {"inter", {{"latency_us", 10}, {"bandwidth_gb_per_s", 1}}}};
+  const double a = 0.01, b = 1e-6, g = 3.0 / 900e9 * 1e3, m = 8, k = 4;
+  const Json e = run(request({{"averaging", "elastic"}, {"averaging_every", 4}}, c))["training_scheme"];
+  const double n = e["dense_gradient_bytes"].get<double>();
+  CHECK(e["exchange"] == "elastic parameter_server_single");
+  CHECK(e["exposed_comm_ms"].get<double>() == Approx((2 * a + 2 * m * n * b + m * n * g) / k).epsilon(1e-12));
+  CHECK(e["wire_bytes_per_step"].get<double>() == Approx(n / k).epsilon(1e-12));
+  CHECK(e["step_ms"].get<double>() ==
+        Approx(e["compute_ms"].get<double>() + (2 * a + 2 * m * n * b + m * n * g) / k).epsilon(1e-12));
 }

@@ -145,8 +145,10 @@ class _Mapper:
         x = node.args[0] if node.args and isinstance(node.args[0], torch.fx.Node) else None
         if isinstance(m, nn.Conv2d):
             return self.conv(node, m)
-        if isinstance(m, (nn.BatchNorm2d, nn.BatchNorm1d, nn.LayerNorm, nn.GroupNorm)):
+        if isinstance(m, (nn.BatchNorm2d, nn.BatchNorm1d)):
             return self.same_kind(node, "BatchNorm", x)
+        if isinstance(m, (nn.LayerNorm, nn.GroupNorm)):
+            return self.same_kind(node, "LayerNorm", x)
         if isinstance(m, nn.ReLU6) or (isinstance(m, nn.Hardtanh) and m.min_val == 0 and m.max_val == 6):
             return self.same_kind(node, "ReLU6", x)
         if isinstance(m, (nn.ReLU, nn.LeakyReLU)):

@@ -261,7 +261,7 @@ Json dispatch(const Json& request) {
     // The headline is the setup the response's own step is: the cluster when there is one.
     Json train = cnn_train_json(r, setups, r.scenario.has_cluster ? setups.size() - 1 : 0);
     if (!train.is_null()) out["train"] = std::move(train);
-    if (r.has_training_scheme || r.scheme_comparison) out["training_scheme"] = training_scheme_json(r);
+    if (r.has_training_scheme || r.scheme_comparison) out["training_scheme"] = training_scheme_json(r, warnings);
   } else if (r.command == "collective") {
     out = collective_response(r);
   } else if (r.command == "search") {

@@ -99,7 +99,7 @@ Json step_json(const SchemeStep& st, const TrainingScheme& scheme) {
             {"extra_memory_bytes", st.extra_memory_bytes}};
   if (scheme.averaging.kind == AveragingKind::kGossip) j["gossip_rounds"] = st.gossip_rounds;
   if (st.server_layout_used)
-    j["parameter_server"] = {{"layout", server_layout_name(scheme.server.layout)},
+    j["parameter_server"] = {{"layout", server_layout_name(st.server.layout)},
                              {"servers", scheme.server.layout == ServerLayout::kSharded ? scheme.server.servers : 1},
                              {"push", scheme.server.push_weights ? "weights" : "gradients"},
                              {"pushed_bytes", st.server.pushed_bytes},
@@ -128,13 +128,14 @@ TrainingScheme read_training_scheme(const Json& value) {
   return s;
 }
 
-Json training_scheme_json(const Request& r) {
+Json training_scheme_json(const Request& r, std::vector<std::string>& warnings) {
   if (!r.scenario.has_cluster) throw Error("needs a cluster (docs/cluster.md)", "", kField);
   ClusterOptions options = cluster_options(r);
   options.find_max_batch = false;  // the scheme prices the request's batch; no search for the largest that fits
   NetworkPricer pricer(r.scenario);
   const SchemeStep st = training_scheme_step(r.scenario, options, r.training_scheme, pricer);
   Json j = step_json(st, r.training_scheme);
+  warnings.insert(warnings.end(), st.warnings.begin(), st.warnings.end());
   if (r.scheme_comparison) {
     Json sweeps = Json::array();
     for (const SchemeSweep& sw : scheme_comparison(r.scenario, options, r.training_scheme.jitter, pricer)) {

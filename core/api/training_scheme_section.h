@@ -16,7 +16,8 @@ struct Request;
 // Throws paleo::Error naming "training_scheme.<member>".
 TrainingScheme read_training_scheme(const Json& value);
 
-// The `training_scheme` section of an estimate request with a cluster and a training scheme.
-Json training_scheme_json(const Request& request);
+// The `training_scheme` section of an estimate request with a cluster and a training scheme;
+// what the scheme priced differently from what was asked goes to `warnings`.
+Json training_scheme_json(const Request& request, std::vector<std::string>& warnings);
 
 }  // namespace paleo

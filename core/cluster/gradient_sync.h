@@ -1,8 +1,8 @@
 #pragma once
-// Gradient synchronisation of data parallelism: gradients are all-reduced in buckets, filled
-// in backward order (PyTorch DDP), either after the backward pass (no overlap) or as soon as
-// each bucket is complete, overlapping the rest of the backward pass on one communication
-// channel (the wait-free backprop model of the survey, parallelism notes 1.4).
+// Gradient synchronisation of data parallelism: gradients are all-reduced in buckets, filled in
+// backward order (PyTorch DDP), either after the backward pass (no overlap) or as soon as each
+// bucket is complete, overlapping the rest of the backward pass on one communication channel (the
+// overlap of the backward pass with communication, Ben-Nun & Hoefler's survey, section 5.3).
 #include <cstdint>
 #include <functional>
 #include <vector>

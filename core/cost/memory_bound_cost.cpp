@@ -40,7 +40,7 @@ const Elementwise* operator_for(const std::string& type) {
       if (type == "Softmax") return &kSoftmax;
       return nullptr;
     case 9:
-      return type == "BatchNorm" ? &kBatchNorm : nullptr;
+      return type == "BatchNorm" || type == "LayerNorm" ? &kBatchNorm : nullptr;
     case 10:
       return type == "batch_norm" ? &kBatchNorm : nullptr;
     default:

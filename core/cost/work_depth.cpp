@@ -70,7 +70,11 @@ std::vector<LayerWorkDepth> work_depth(const Network& net, double lanes) {
         break;
       default:
         w.work = outputs;
-        w.depth = l.type == "BatchNorm" && !l.output.empty() ? clog2(static_cast<double>(l.output[0])) : 1;
+        // Batch norm reduces over the batch, layer norm over each sample's channels (the last dimension).
+        w.depth = l.output.empty()             ? 1
+                  : l.type == "BatchNorm" ? clog2(static_cast<double>(l.output[0]))
+                  : l.type == "LayerNorm" ? clog2(static_cast<double>(l.output.back()))
+                                          : 1;
         break;
     }
     if (w.work > 0 && w.depth <= 0) w.depth = 1;  // a single step still takes one

@@ -1,9 +1,9 @@
 #pragma once
-// Work and depth of each layer's forward pass (survey section 2.5 and Table 4, rows F1-F3 of the
-// parallelism notes): W the multiply-adds (the survey counts one MAC as one unit of work), D the
-// longest chain of dependent operations, W / D the average parallelism, and a flag on layers whose
-// parallelism cannot fill the device's lanes (batch-1 inference, small FC layers). W and D bound a
-// layer's time on p lanes: max(W / p, D) <= T_p <= W / p + D (Brent).
+// Work and depth of each layer's forward pass (Ben-Nun & Hoefler's survey, section 2.5 and Table 4;
+// features F1-F3 of docs/training-schemes.md): W the multiply-adds (the survey counts one MAC as
+// one unit of work), D the longest chain of dependent operations, W / D the average parallelism,
+// and a flag on layers whose parallelism cannot fill the device's lanes (batch-1 inference, small
+// FC layers). W and D bound a layer's time on p lanes: max(W / p, D) <= T_p <= W / p + D (Brent).
 #include <string>
 #include <vector>
 

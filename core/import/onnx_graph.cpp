@@ -192,7 +192,8 @@ class OnnxMapper {
     if (op == "Clip") return add(name, {{"type", "ReLU6"}}, {&x}, n, s, x.image);
     if (op == "Sigmoid" || op == "Tanh" || op == "HardSigmoid") return add(name, {{"type", "Sigmoid"}}, {&x}, n, s, x.image);
     if (op == "Gelu") return add(name, {{"type", "GELU"}}, {&x}, n, s, x.image);
-    if (op == "BatchNormalization" || op == "LayerNormalization") return add(name, {{"type", "BatchNorm"}}, {&x}, n, s, x.image);
+    if (op == "BatchNormalization") return add(name, {{"type", "BatchNorm"}}, {&x}, n, s, x.image);
+    if (op == "LayerNormalization") return add(name, {{"type", "LayerNorm"}}, {&x}, n, s, x.image);
     if (op == "Softmax") return softmax(n, name, attrs, x);
     if (op == "Add" || op == "Mul" || op == "Sub" || op == "Div") return elementwise(n, name, op, in);
     if (op == "Concat") return concat(n, name, attrs, in);

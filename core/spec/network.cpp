@@ -21,7 +21,7 @@ const std::unordered_map<std::string, LayerKind>& kinds() {
       {"UpSampling2D", LayerKind::kUpSampling}, {"Generic", LayerKind::kZeroCost},
       {"ReLU", LayerKind::kZeroCost},         {"ReLU6", LayerKind::kZeroCost},
       {"BatchNorm", LayerKind::kZeroCost},    {"LRN", LayerKind::kZeroCost},
-      {"Scale", LayerKind::kZeroCost},
+      {"Scale", LayerKind::kZeroCost},        {"LayerNorm", LayerKind::kZeroCost},
       {"LSTM", LayerKind::kRecurrent},        {"GRU", LayerKind::kRecurrent},
       {"RNN", LayerKind::kRecurrent},
       {"MatMul", LayerKind::kMatMul},         {"GELU", LayerKind::kZeroCost},
@@ -301,6 +301,7 @@ void shape_concatenate(Layer& l, const LayerSpec& spec) {
 
 // Batch norm learns a scale and a shift per channel (the last dimension); its running mean and
 // variance are statistics, not parameters. The original's BatchNorm is a free Generic layer.
+// Layer norm (over the last dimension of each sample) learns the same 2 C and is priced alike.
 void shape_batch_norm(Layer& l, const ModelProfile& profile) {
   l.output = single_input(l);
   if (!profile.batch_norm_parameters) return;
@@ -364,7 +365,7 @@ void shape_layer(Layer& l, const LayerSpec& spec, Dim batch_size, const ModelPro
     case LayerKind::kMatMul: return shape_matmul(l);
     case LayerKind::kDropout:
     case LayerKind::kZeroCost:
-      if (l.type == "BatchNorm") return shape_batch_norm(l, profile);
+      if (l.type == "BatchNorm" || l.type == "LayerNorm") return shape_batch_norm(l, profile);
       if (l.type == "Generic") return shape_generic(l, spec);
       l.output = single_input(l);
       return;
@@ -377,7 +378,7 @@ const std::vector<std::string>& known_layer_types() {
   static const std::vector<std::string> names = {
       "Input", "Convolution", "Deconvolution", "Pooling", "AvgPool", "InnerProduct",
       "Dropout", "Concatenate", "Elementwise", "Softmax", "Sigmoid", "Reshape",
-      "UpSampling2D", "Generic", "ReLU", "ReLU6", "BatchNorm", "LRN", "Scale", "LSTM", "GRU", "RNN", "MatMul", "GELU"};
+      "UpSampling2D", "Generic", "ReLU", "ReLU6", "BatchNorm", "LayerNorm", "LRN", "Scale", "LSTM", "GRU", "RNN", "MatMul", "GELU"};
   return names;
 }
 

@@ -5,6 +5,7 @@ namespace paleo {
 BatchNormSync batch_norm_sync(const Network& net, const std::function<CollectiveCost(double)>& all_reduce) {
   BatchNormSync out;
   for (const Layer& l : net.layers) {
+    // Layer norm normalises each sample on its own device: nothing to synchronise.
     const bool bn = l.type == "BatchNorm" || l.fused_batch_norm;
     if (!bn || l.output.empty()) continue;
     const double channels = static_cast<double>(l.output.back());  // NHWC

@@ -1,8 +1,8 @@
 #pragma once
-// Batch normalisation under data parallelism (survey section 5.1.1, row P2 of the parallelism
-// notes): global BN makes every BN layer a synchronisation point, a small all-reduce of its 2 C
-// statistics (sum and sum of squares) forward and of its 2 C gradient sums backward; local BN
-// (over each device's own batch) needs none.
+// Batch normalisation under data parallelism (Ben-Nun & Hoefler's survey, section 5.1.1; feature P2
+// of docs/training-schemes.md): global BN makes every BN layer a synchronisation point, a small
+// all-reduce of its 2 C statistics (sum and sum of squares) forward and of its 2 C gradient sums
+// backward; local BN (over each device's own batch) needs none.
 #include <cstdint>
 #include <functional>
 

@@ -1,5 +1,6 @@
 #pragma once
-// Consistency models (survey section 6.1, rows K1-K3 of the parallelism notes): synchronous
+// Consistency models (Ben-Nun & Hoefler's survey, section 6.1 and Table 8's "model consistency"
+// rows; features K1-K3 of docs/training-schemes.md): synchronous
 // (a barrier: the slowest worker sets the pace), stale-synchronous with bound s (Ho et al. 2013),
 // asynchronous through a parameter server (each worker at its own pace, the servers' links
 // capping the total). Each gives the expected time per step, the updates per second and the

@@ -1,5 +1,6 @@
 #pragma once
-// Gradient compression (survey section 6.3, rows Q1-Q4, Q8, Q9, Q11 of the parallelism notes):
+// Gradient compression (Ben-Nun & Hoefler's survey, sections 6.3.1-6.3.3 and Table 8's
+// quantization and sparsification rows; features Q1-Q4, Q8, Q9, Q11 of docs/training-schemes.md):
 // what one layer's gradient becomes on the wire under each scheme: its bytes, the memory traffic
 // and FLOPs to encode and decode it, the extra memory it keeps (error-feedback residuals), and
 // the collective that can carry it (quantized values cannot be summed on the way, so they are

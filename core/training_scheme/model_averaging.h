@@ -1,6 +1,7 @@
 #pragma once
-// Model averaging and decentralised training (survey sections 6.2 and 6.4, rows K11, K12 and C9
-// of the parallelism notes): local SGD that averages the weights every k steps, elastic
+// Model averaging and decentralised training (Ben-Nun & Hoefler's survey, sections 6.2 and
+// 6.4.1-6.4.2 and Table 8's model-consolidation rows; features K11, K12 and C9 of
+// docs/training-schemes.md): local SGD that averages the weights every k steps, elastic
 // averaging with a centre variable every k steps (EASGD), gossip with k random peers per step,
 // and ensembles (no communication while training).
 #include <cstdint>

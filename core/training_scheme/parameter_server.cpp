@@ -54,8 +54,10 @@ ServerExchange server_exchange(const ParameterServerSpec& spec, const std::vecto
   // collective's 2 a + 2 p n b (+ p n g) with n the mean of the two, which is exact when they match.
   const double bytes = (out.pushed_bytes + out.pulled_bytes) / 2;
   std::int64_t clients = workers;
+  out.layout = spec.layout == ServerLayout::kHierarchical ? ServerLayout::kSingle : spec.layout;
   if (spec.layout == ServerLayout::kHierarchical && cluster.nodes > 1 && cluster.devices_per_node > 1 &&
       workers == cluster.devices()) {
+    out.layout = ServerLayout::kHierarchical;
     // Inside the node: reduce-scatter and all-gather of the model; then one client per node.
     add(out.exchange, best_collective(CollectiveOp::kReduceScatter, cluster.devices_per_node, out.pulled_bytes,
                                       cluster.intra, settings));
@@ -66,7 +68,7 @@ ServerExchange server_exchange(const ParameterServerSpec& spec, const std::vecto
   const CollectiveAlgorithm algorithm =
       servers > 1 ? CollectiveAlgorithm::kShardedParameterServer : CollectiveAlgorithm::kParameterServer;
   add(out.exchange, collective_cost(CollectiveOp::kAllReduce, algorithm, clients, bytes, link, s));
-  out.exchange.algorithm = std::string("parameter_server_") + server_layout_name(spec.layout);
+  out.exchange.algorithm = std::string("parameter_server_") + server_layout_name(out.layout);
   const double gflops = device.peak_gflops > 0 ? device.peak_gflops : 1;
   out.server_compute_ms = out.server_flops * static_cast<double>(clients) / servers / (gflops * 1e9) * 1e3;
   // Each server takes n / S bytes per update in each direction and reduces them.

@@ -1,5 +1,6 @@
 #pragma once
-// Parameter servers (survey section 6.2, rows C8 and K6-K10 of the parallelism notes): a single
+// Parameter servers (Ben-Nun & Hoefler's survey, section 6.2 and Table 8's "parameter
+// distribution" rows; features C8 and K6-K10 of docs/training-schemes.md): a single
 // server, S shards with their own links, or a hierarchy (the devices of a node reduce among
 // themselves, then one exchange per node); workers push gradients (DistBelief) or weights
 // (HOGWILD-style) and pull weights: the bytes are the same, what the server does with them
@@ -22,7 +23,7 @@ enum class ServerLayout { kSingle, kSharded, kHierarchical };
 struct ParameterServerSpec {
   ServerLayout layout = ServerLayout::kSingle;
   std::int64_t servers = 1;      // shards (kSharded)
-  bool push_weights = false;     // false: gradients
+  bool push_weights = false;     // false: gradients; true moves the same bytes, priced alike
   bool offload_fc = false;       // Project Adam
 };
 
@@ -30,6 +31,9 @@ ServerLayout parse_server_layout(const std::string& text, const std::string& fie
 const char* server_layout_name(ServerLayout l);
 
 struct ServerExchange {
+  // What was priced: a hierarchy needs several nodes of several devices, all of them workers;
+  // otherwise it is one server (kSingle).
+  ServerLayout layout = ServerLayout::kSingle;
   double pushed_bytes = 0;          // per worker per step (pulled: the weights, the dense size)
   double pulled_bytes = 0;
   double dense_fc_values = 0;       // what the fully-connected gradients would be: sum C_out C_in

@@ -1,8 +1,8 @@
 #pragma once
-// Sparse all-reduce of sparsified gradients (survey section 6.3.2, row C12 of the parallelism
-// notes; Kylix, Zhao & Canny 2014; SparCML, Renggli et al. 2018): recursive doubling over
-// (index, value) pairs whose sum fills in round by round, switching to dense values once the
-// sparse form is the larger one (density >= value_bytes / (value_bytes + index_bytes)).
+// Sparse all-reduce of sparsified gradients (Ben-Nun & Hoefler's survey, section 6.3.2; feature C12
+// of docs/training-schemes.md; Kylix, Zhao & Canny 2014; SparCML, Renggli et al. 2018): recursive
+// doubling over (index, value) pairs whose sum fills in round by round, switching to dense values
+// once the sparse form is the larger one (density >= value_bytes / (value_bytes + index_bytes)).
 #include <cstdint>
 
 #include "core/cluster/collectives.h"

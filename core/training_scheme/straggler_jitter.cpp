@@ -9,6 +9,8 @@ namespace paleo {
 namespace {
 
 constexpr double kMaxSpread = 2.0;  // a coefficient of variation beyond this is not a jitter model
+// A normal step time is negative with probability Phi(-1 / CV): 0.04 % at 0.3, 31 % at 2.
+constexpr double kMaxNormalSpread = 0.3;
 
 double normal_cdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
 
@@ -45,6 +47,9 @@ StragglerModel parse_jitter(const std::string& text, const std::string& field) {
   j.spread = std::strtod(value.c_str(), &end);
   if (value.empty() || end != value.c_str() + value.size() || !(j.spread > 0) || j.spread > kMaxSpread)
     throw Error("the spread (coefficient of variation) must be a number in (0, 2]", "", field);
+  if (j.distribution == JitterDistribution::kNormal && j.spread > kMaxNormalSpread)
+    throw Error("normal jitter's spread must be at most 0.3 (beyond it step times come out negative); "
+                "use lognormal:" + value + " for a wider spread", "", field);
   return j;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// Worker step-time jitter (survey section 6.1, parallelism notes K1 and K3): each worker's
+// Worker step-time jitter (Ben-Nun & Hoefler's survey, section 6.1; features K1 and K3 of
+// docs/training-schemes.md): each worker's
 // compute time per step is the mean time times a random factor (none; normal or lognormal with a
 // coefficient of variation), and optionally one persistently slow worker. The expectations a
 // consistency model needs: E[max over m workers] (a barrier) and the same of each worker's mean
@@ -17,7 +18,8 @@ struct StragglerModel {
   double slow_fraction = 0;   // one worker is persistently (1 + slow_fraction) x slower; 0 = none
 };
 
-// Parses "none", "normal:0.1", "lognormal:0.2" (throws paleo::Error naming `field`).
+// Parses "none", "normal:0.1", "lognormal:0.2" (throws paleo::Error naming `field`). The
+// coefficient of variation is in (0, 2]; normal's at most 0.3 (a wider one has negative times).
 StragglerModel parse_jitter(const std::string& text, const std::string& field);
 const char* jitter_distribution_name(JitterDistribution d);
 

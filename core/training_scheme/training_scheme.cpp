@@ -26,6 +26,15 @@ GradientTensor tensor_of(const Layer& l) {
   return t;
 }
 
+// A hierarchy the cluster cannot hold is priced as one server: say so.
+void note_server_layout(const ParameterServerSpec& asked, const ServerExchange& priced, const Cluster& cluster,
+                        std::vector<std::string>& warnings) {
+  if (asked.layout != ServerLayout::kHierarchical || priced.layout == ServerLayout::kHierarchical) return;
+  warnings.push_back("training_scheme.server_layout: 'hierarchical' needs several nodes of several devices, all of "
+                     "them workers (the cluster is " + std::to_string(cluster.nodes) + "x" +
+                     std::to_string(cluster.devices_per_node) + "); priced as a single server");
+}
+
 void check(const TrainingScheme& s) {
   const bool averaging = s.averaging.kind != AveragingKind::kNone;
   if (s.compression.kind != CompressionKind::kNone &&
@@ -86,6 +95,7 @@ SchemeStep training_scheme_step(const Scenario& s, const ClusterOptions& o, cons
     spec.offload_fc = false;
     out.server = server_exchange(spec, tensors, cluster, m, s.device, settings);
     out.server_layout_used = true;
+    note_server_layout(scheme.server, out.server, cluster, out.warnings);
     out.exchange = "elastic " + out.server.exchange.algorithm;
     out.comm_ms = out.server.time_ms() / every;
     out.message_bytes = out.server.pushed_bytes;
@@ -93,10 +103,13 @@ SchemeStep training_scheme_step(const Scenario& s, const ClusterOptions& o, cons
     step = out.compute_ms + out.comm_ms;
     barrier_steps = scheme.averaging.every;
   } else if (avg == AveragingKind::kGossip) {
-    if (scheme.averaging.peers >= m && m > 1)
-      throw Error("gossip needs fewer peers than workers (" + std::to_string(m) + ")", "",
-                  "training_scheme.gossip_peers");
-    const std::int64_t peers = m > 1 ? scheme.averaging.peers : 0;
+    std::int64_t peers = m > 1 ? scheme.averaging.peers : 0;
+    if (peers >= m) {  // at most every other worker: priced with m - 1 peers
+      peers = m - 1;
+      out.warnings.push_back("training_scheme.gossip_peers: " + std::to_string(scheme.averaging.peers) +
+                             " peers need more than " + std::to_string(m) + " workers; priced with " +
+                             std::to_string(peers) + " (every other worker)");
+    }
     const CollectiveCost g = gossip_exchange(out.dense_gradient_bytes, peers, pairwise_link(cluster), settings);
     out.exchange = "gossip";
     out.comm_ms = g.time_ms();
@@ -109,6 +122,10 @@ SchemeStep training_scheme_step(const Scenario& s, const ClusterOptions& o, cons
              scheme.exchange == GradientExchange::kParameterServer) {
     out.server = server_exchange(scheme.server, tensors, cluster, m, s.device, settings);
     out.server_layout_used = true;
+    note_server_layout(scheme.server, out.server, cluster, out.warnings);
+    if (scheme.server.push_weights)
+      out.warnings.push_back("training_scheme.push: 'weights' moves the same bytes as 'gradients' and is priced like "
+                             "them (the servers' averaging versus their optimizer step is not priced)");
     out.exchange = out.server.exchange.algorithm;
     out.message_bytes = out.server.pushed_bytes;
     out.wire_bytes_per_step = out.server.pushed_bytes;
@@ -135,11 +152,16 @@ SchemeStep training_scheme_step(const Scenario& s, const ClusterOptions& o, cons
     out.wire_bytes_per_step = all_reduce_bytes_sent(cs.chosen.algorithm, cluster, out.dense_gradient_bytes);
   }
   if (scheme.global_batch_norm && m > 1 && avg != AveragingKind::kEnsemble) {
+    double bn_bytes_sent = 0;  // each layer's all-reduce runs twice: forward and backward
     const BatchNormSync bn = batch_norm_sync(c.net, [&](double bytes) {
-      return cluster_collective(CollectiveOp::kAllReduce, CollectiveAlgorithm::kAuto, cluster, bytes, settings);
+      const CollectiveCost ar =
+          cluster_collective(CollectiveOp::kAllReduce, CollectiveAlgorithm::kAuto, cluster, bytes, settings);
+      bn_bytes_sent += 2 * all_reduce_bytes_sent(ar.algorithm, cluster, bytes);
+      return ar;
     });
     out.batch_norm_layers = bn.layers;
     out.batch_norm_ms = bn.time_ms;
+    out.wire_bytes_per_step += bn_bytes_sent;
     step += bn.time_ms;
   }
   out.deterministic_step_ms = step;

@@ -48,6 +48,7 @@ struct SchemeStep {
   double gossip_rounds = 0;          // gossip: steps for a value to reach every worker
   bool server_layout_used = false;
   ServerExchange server;             // when servers are used
+  std::vector<std::string> warnings; // what the step priced differently from what was asked
 };
 
 // Throws paleo::Error (field "training_scheme" or one of its members) for a pipelined step or a
