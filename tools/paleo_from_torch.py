@@ -74,7 +74,8 @@ class _Mapper:
 
     def generic(self, node, what):
         self.unmapped[what] = self.unmapped.get(what, 0) + 1
-        parents = self.tensor_args(node)
+        parents = self.tensor_args(node) or [v for v in node.kwargs.values()
+                                             if isinstance(v, torch.fx.Node) and v in self.values]
         if not parents:
             return
         shape = self.shape_of(node)
@@ -194,7 +195,9 @@ class _Mapper:
         names = ("query", "key", "value")
         args = list(node.args) + [node.kwargs.get(k) for k in names[len(node.args):]]
         query, key, value = args[:3]
-        if query not in self.values:
+        shape = self.values[query][1] if query in self.values else None
+        if shape is None or len(shape) != 3:  # not [N, T, E] or [T, N, E]
+            self.unmapped_weights(node, m)
             return self.generic(node, "MultiheadAttention")
         if key is not query or value is not query:
             self.warnings.append(f"layer '{node.name}': MultiheadAttention whose key or value is not its query "
@@ -202,9 +205,6 @@ class _Mapper:
         if m.bias_k is not None or m.add_zero_attn or not m._qkv_same_embed_dim:
             self.warnings.append(f"layer '{node.name}': MultiheadAttention's bias_k / bias_v, add_zero_attn and "
                                  "separate key / value sizes are priced as plain self-attention")
-        shape = self.values[query][1]
-        if len(shape) != 3:
-            return self.generic(node, "MultiheadAttention")
         n, t = (shape[0], shape[1]) if m.batch_first else (shape[1], shape[0])
         e, heads = m.embed_dim, m.num_heads
         d = e // heads
