@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# tools/paleo_from_torch.py on torchvision's ResNet-50 and MobileNetV2 (random weights): the
-# specs it writes must give the forward FLOPs of the hand-written presets resnet50_v1_5 and
-# mobilenet_v2 within 0.5 %, and their parameter counts exactly; nn.MultiheadAttention, which it
-# cannot map, is named in a warning with its parameters. Usage: torch_import_test.sh PALEO
+# tools/paleo_from_torch.py on torchvision's ResNet-50, MobileNetV2 and ViT-B/16 (random weights):
+# the ResNet-50 and MobileNetV2 specs must give the forward FLOPs of the hand-written presets
+# resnet50_v1_5 and mobilenet_v2 within 0.5 %, and their parameter counts exactly; ViT-B/16 those
+# of the ONNX import of the same model and of the hand count, and torchvision's parameters less the
+# ones no Paleo layer holds; a small nn.MultiheadAttention, batch first and sequence first, the
+# FLOPs and parameters counted by hand. Usage: torch_import_test.sh PALEO
 # Exits 77 (ctest: skipped) with a message when no python3 with torch and torchvision is found.
 set -euo pipefail
 paleo="$1"
@@ -40,9 +42,31 @@ for pair in resnet50:resnet50_v1_5 mobilenet_v2:mobilenet_v2; do
     status=1
   fi
 done
-# Its limit, named: nn.MultiheadAttention has no mapping, and the warning says what the estimate
-# misses. Embedding 16, 2 heads: in_proj 3 x 16 x 16 + 48, out_proj 16 x 16 + 16 = 1088 parameters.
-if "$python" - "$here/tools" <<'PY'
+# ViT-B/16: its forward FLOPs must be the ONNX import's of the same torchvision model
+# (tests/data/onnx/vit_b_16.graph.json) and the hand count tests/test_import_onnx.cpp checks,
+# 35,127,656,448 at batch 1, within 0.5 %. Its parameters: torchvision's 86,567,656, less the class
+# token and position embedding (768 + 197 x 768 = 152,064, which no Paleo layer holds; a warning
+# says so) and the 25 LayerNorms' 25 x 2 x 768 = 38,400 (free in paleo2017): 86,377,192.
+"$python" "$here/tools/paleo_from_torch.py" torchvision.models:vit_b_16 --out "$scratch/vit_b_16.json" 2> "$scratch/warnings.txt"
+read -r flops params <<< "$(totals "$scratch/vit_b_16.json")"
+read -r onnx_flops onnx_params <<< "$(totals "$here/tests/data/onnx/vit_b_16.graph.json" 2> /dev/null)"
+module_params="$("$python" -c 'import torchvision; print(sum(p.numel() for p in torchvision.models.vit_b_16().parameters()))')"
+hand_flops=35127656448
+if "$python" -c 'import sys; a, b, c = map(float, sys.argv[1:4]); sys.exit(0 if abs(a - b) <= 0.005 * b and abs(a - c) <= 0.005 * c else 1)' "$flops" "$hand_flops" "$onnx_flops" &&
+   [ "$module_params" = 86567656 ] && [ "${params%.0}" = $((86567656 - 152064 - 38400)) ] && [ "$params" = "$onnx_params" ] &&
+   grep -q "152064 values) are not counted" "$scratch/warnings.txt"; then
+  echo "ok: torchvision vit_b_16: $flops forward FLOPs, $params parameters ($module_params in torch); ONNX import: $onnx_flops, $onnx_params"
+else
+  echo "FAILED: torchvision vit_b_16: $flops forward FLOPs, $params parameters ($module_params in torch); ONNX import: $onnx_flops, $onnx_params; hand count $hand_flops"
+  cat "$scratch/warnings.txt"
+  status=1
+fi
+# nn.MultiheadAttention by hand, batch first ([1, 5, 16]) and sequence first ([5, 1, 16]): embedding
+# 16, 2 heads of 8, T = 5. Parameters: in_proj 16 x 48 + 48, out_proj 16 x 16 + 16 = 1088. FLOPs:
+# 2 x 5 x 16 x 48 (Q/K/V) + 2 x 2 x (2 x 5 x 5 x 8) (scores, weighted values) + 2 x 5 x 16 x 16 = 11840.
+for batch_first in True False; do
+  "$python" - "$here/tools" "$batch_first" "$scratch/attention.json" <<'PY'
+import json
 import sys
 sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, sys.argv[1])
@@ -52,22 +76,27 @@ from paleo_from_torch import spec_from_module
 
 
 class Attention(nn.Module):
-    def __init__(self):
+    def __init__(self, batch_first):
         super().__init__()
-        self.attn = nn.MultiheadAttention(16, 2, batch_first=True)
+        self.attn = nn.MultiheadAttention(16, 2, batch_first=batch_first)
 
     def forward(self, x):
         return self.attn(x, x, x, need_weights=False)[0]
 
 
-_, warnings = spec_from_module(Attention(), torch.randn(1, 5, 16))
-wanted = [w for w in warnings if "MultiheadAttention is not mapped" in w and "its 1088 parameters" in w and "ONNX" in w]
-sys.exit(0 if wanted else "no MultiheadAttention warning in: " + repr(warnings))
+batch_first = sys.argv[2] == "True"
+spec, warnings = spec_from_module(Attention(batch_first), torch.randn(1, 5, 16) if batch_first else torch.randn(5, 1, 16))
+if warnings:
+    sys.exit("unexpected warnings: " + repr(warnings))
+json.dump(spec, open(sys.argv[3], "w"))
 PY
-then
-  echo "ok: nn.MultiheadAttention is named in a warning with its 1088 parameters"
-else
-  echo "FAILED: nn.MultiheadAttention's warning"
-  status=1
-fi
+  "$paleo" estimate "$scratch/attention.json" --profile paleo2017 --use_only_gemm --format json > "$scratch/out.json"
+  read -r flops params <<< "$("$python" -c 'import json, sys; t = json.load(open(sys.argv[1]))["totals"]; print(t["forward_flops"], t["params"])' "$scratch/out.json")"
+  if [ "$flops" = 11840.0 ] && [ "$params" = 1088.0 ]; then
+    echo "ok: nn.MultiheadAttention (batch_first=$batch_first): $flops forward FLOPs, $params parameters"
+  else
+    echo "FAILED: nn.MultiheadAttention (batch_first=$batch_first): $flops forward FLOPs, $params parameters; by hand 11840, 1088"
+    status=1
+  fi
+done
 exit $status

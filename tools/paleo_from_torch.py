@@ -11,7 +11,9 @@ From Python: spec_from_module(module, example_input, name) returns the spec as a
 Needs PyTorch (Debian: python3-torch; torchvision models: python3-torchvision).
 """
 import argparse
+import dis
 import importlib
+import inspect
 import json
 import operator
 import sys
@@ -36,6 +38,8 @@ class _Mapper:
         self.layers = {}
         self.values = {}  # fx node -> (paleo layer, torch shape, is NCHW image)
         self.unmapped = {}
+        self.loose_params = {}  # parameters used outside a module: name -> values
+        self.attention_outputs = set()  # MultiheadAttention nodes: (output, weights) tuples
         self.warnings = []
         self.name = name
 
@@ -64,11 +68,14 @@ class _Mapper:
         self.values[node] = self.values[source]
 
     def tensor_args(self, node):
-        return [a for a in node.args if isinstance(a, torch.fx.Node) and a in self.values]
+        """The node's activation arguments, those in a list (torch.cat's) included."""
+        flat = [b for a in node.args for b in (a if isinstance(a, (list, tuple)) else [a])]
+        return [a for a in flat if isinstance(a, torch.fx.Node) and a in self.values]
 
     def generic(self, node, what):
         self.unmapped[what] = self.unmapped.get(what, 0) + 1
-        parents = self.tensor_args(node)
+        parents = self.tensor_args(node) or [v for v in node.kwargs.values()
+                                             if isinstance(v, torch.fx.Node) and v in self.values]
         if not parents:
             return
         shape = self.shape_of(node)
@@ -175,8 +182,61 @@ class _Mapper:
             return self.reshape(node, x)
         if isinstance(m, nn.Softmax):
             return self.softmax(node, x)
+        if isinstance(m, nn.MultiheadAttention):
+            return self.attention(node, m)
         self.unmapped_weights(node, m)
         return self.generic(node, type(m).__name__)
+
+    def attention(self, node, m):
+        """nn.MultiheadAttention as the ONNX import lays out its exported graph: the Q/K/V projection
+        (one InnerProduct of 3E outputs), the heads' Q K^T and weighted sum of V (MatMul layers of
+        [N, heads, T, d] x [N, heads, d, T] and [N, heads, T, T] x [N, heads, T, d], with free
+        Generic layers that split the heads), Softmax over the keys and the output projection."""
+        names = ("query", "key", "value")
+        args = list(node.args) + [node.kwargs.get(k) for k in names[len(node.args):]]
+        query, key, value = args[:3]
+        shape = self.values[query][1] if query in self.values else None
+        if shape is None or len(shape) != 3:  # not [N, T, E] or [T, N, E]
+            self.unmapped_weights(node, m)
+            return self.generic(node, "MultiheadAttention")
+        if key is not query or value is not query:
+            self.warnings.append(f"layer '{node.name}': MultiheadAttention whose key or value is not its query "
+                                 "is priced as self-attention on the query")
+        if m.bias_k is not None or m.add_zero_attn or not m._qkv_same_embed_dim:
+            self.warnings.append(f"layer '{node.name}': MultiheadAttention's bias_k / bias_v, add_zero_attn and "
+                                 "separate key / value sizes are priced as plain self-attention")
+        n, t = (shape[0], shape[1]) if m.batch_first else (shape[1], shape[0])
+        e, heads = m.embed_dim, m.num_heads
+        d = e // heads
+        base = node.name
+
+        def layer(suffix, params, parents):
+            name = f"{base}_{suffix}"
+            params = dict(params)
+            params["parents"] = parents
+            self.layers[name] = params
+            return name
+
+        # Paleo's batch is the first dimension. Batch first, [N, T, E]: the heads' [N, heads, T, d].
+        # Sequence first, [T, N, E]: each position's query is a row of its own, [T, N x heads, 1, d],
+        # against all T keys, [T, N x heads, d, T]: the same products, FLOPs and parameters.
+        if m.batch_first:
+            q_shape, k_shape, v_shape = [n, heads, t, d], [n, heads, d, t], [n, heads, t, d]
+        else:
+            q_shape, k_shape, v_shape = [t, n * heads, 1, d], [t, n * heads, d, t], [t, n * heads, t, d]
+        qkv = layer("in_proj", {"type": "InnerProduct", "num_outputs": 3 * e, "axis": -1,
+                                "bias": m.in_proj_bias is not None}, [self.values[query][0]])
+        q = layer("q", {"type": "Generic", "output_shape": q_shape}, [qkv])
+        k_t = layer("k_t", {"type": "Generic", "output_shape": k_shape}, [qkv])
+        v = layer("v", {"type": "Generic", "output_shape": v_shape}, [qkv])
+        scores = layer("scores", {"type": "MatMul"}, [q, k_t])
+        weights = layer("softmax", {"type": "Softmax", "axis": -1}, [scores])
+        context = layer("context", {"type": "MatMul"}, [weights, v])
+        merged = layer("merge_heads", {"type": "Reshape", "output_shape": list(shape)}, [context])
+        out = layer("out_proj", {"type": "InnerProduct", "num_outputs": e, "axis": -1,
+                                 "bias": m.out_proj.bias is not None}, [merged])
+        self.values[node] = (out, list(shape), False)
+        self.attention_outputs.add(node)
 
     def unmapped_weights(self, node, m):
         """A warning of its own for an unmapped module with weights: the estimate misses its compute
@@ -184,12 +244,8 @@ class _Mapper:
         params = sum(p.numel() for p in m.parameters())
         if not params:
             return
-        hint = ""
-        if isinstance(m, nn.MultiheadAttention):
-            hint = ("; its projections and attention products are not priced: export the model to ONNX "
-                    "(docs/import.md, \"ONNX\"), whose import prices attention")
         self.warnings.append(f"layer '{node.name}': {type(m).__name__} is not mapped: a free Generic layer, without "
-                             f"its compute or its {params} parameters{hint}")
+                             f"its compute or its {params} parameters")
 
     def softmax(self, node, x):
         params = {"type": "Softmax"}
@@ -209,6 +265,9 @@ class _Mapper:
         inputs = [t for t in node.args[0] if t in self.values]
         dim = node.args[1] if len(node.args) > 1 else node.kwargs.get("dim", 0)
         _, shape, image = self.values[inputs[0]]
+        if len(inputs) < len(node.args[0]):  # with a learned tensor (ViT's class token)
+            return self.emit(node, {"type": "Generic", "output_shape": self.paleo_shape(self.shape_of(node), image)},
+                             inputs[:1], image)
         dim = dim % len(shape)
         paleo_dim = [0, 3, 1, 2][dim] if image else dim
         self.emit(node, {"type": "Concatenate", "dim": paleo_dim}, inputs, image)
@@ -241,8 +300,16 @@ class _Mapper:
             return self.emit(node, {"type": "MatMul"}, tensors, False)
         if f in (F.softmax, torch.softmax):
             return self.softmax(node, x)
-        if f is operator.getitem and self.shape_of(node) is None:
-            return  # an int of a size
+        if f is operator.getitem and node.args[0] in self.attention_outputs:
+            if node.args[1] == 0:
+                self.alias(node, node.args[0])
+            return  # [1]: attention weights, None with need_weights=False
+        if self.shape_of(node) is None:
+            return  # a size, an int of a size
+        if f is operator.getitem:  # x[:, 0] (ViT's class token): selects, free
+            image = len(self.shape_of(node)) == 4 and self.values[x][2]
+            return self.emit(node, {"type": "Generic", "output_shape": self.paleo_shape(self.shape_of(node), image)},
+                             [x], image)
         return self.generic(node, getattr(f, "__name__", str(f)))
 
     def call_method(self, node):
@@ -261,6 +328,15 @@ class _Mapper:
             return self.softmax(node, x)
         return self.generic(node, "." + method)
 
+    def learned_tensor(self, node):
+        """A parameter used outside a module (ViT's class token, position embedding): noted, since
+        no Paleo layer holds it."""
+        value = self.gm
+        for part in node.target.split("."):
+            value = getattr(value, part)
+        if isinstance(value, nn.Parameter):
+            self.loose_params[node.target] = value.numel()
+
     def run(self):
         inputs = 0
         for node in self.gm.graph.nodes:
@@ -272,22 +348,51 @@ class _Mapper:
                 image = len(shape) == 4
                 self.layers["data"] = {"parents": [], "type": "Input", "tensor": self.paleo_shape(shape, image)}
                 self.values[node] = ("data", shape, image)
+            elif node.op == "get_attr":
+                self.learned_tensor(node)
             elif node.op == "call_module":
                 self.call_module(node)
             elif node.op == "call_function":
                 self.call_function(node)
             elif node.op == "call_method":
                 self.call_method(node)
+        if self.loose_params:
+            listed = ", ".join(self.loose_params)
+            count = sum(self.loose_params.values())
+            self.warnings.append(f"parameters held in tensors outside a layer ({listed}: {count} values) are not "
+                                 "counted: Paleo's layers have no place for them")
         if self.unmapped:
             listed = ", ".join(f"{k} x{v}" for k, v in sorted(self.unmapped.items()))
             self.warnings.append("operations without a Paleo layer, priced as free Generic layers: " + listed)
         return {"name": self.name, "layers": self.layers}
 
 
+def _unpacking_iter(proxy):
+    """Proxy.__iter__ for `a, b = x.shape` (torchvision's ViT): torch.fx unpacks a proxy when the
+    caller's instruction is UNPACK_SEQUENCE, but some releases find that instruction by an index
+    Python 3.11 changed; this finds it by its offset."""
+    frame = inspect.currentframe()
+    caller = frame.f_back if frame is not None else None
+    if caller is not None:
+        for inst in dis.get_instructions(caller.f_code):
+            if inst.offset == caller.f_lasti and inst.opname == "UNPACK_SEQUENCE":
+                return (proxy[i] for i in range(inst.argval))
+    return proxy.tracer.iter(proxy)
+
+
+def _trace(module):
+    saved = torch.fx.Proxy.__iter__
+    torch.fx.Proxy.__iter__ = _unpacking_iter
+    try:
+        return torch.fx.symbolic_trace(module)
+    finally:
+        torch.fx.Proxy.__iter__ = saved
+
+
 def spec_from_module(module, example_input, name="torch"):
     """The Paleo spec (a dict) of `module` traced on `example_input`, and the mapping's warnings."""
     module = module.eval()
-    gm = torch.fx.symbolic_trace(module)
+    gm = _trace(module)
     with torch.no_grad():
         ShapeProp(gm).propagate(example_input)
     mapper = _Mapper(gm, name)
