@@ -6,22 +6,6 @@
 namespace paleo {
 namespace {
 
-// Original _profile_innerproduct: X [a, b] times W [b, c] into Y [a, c]. `weight` names the
-// operand that is the weight matrix (0: none, 1: X, 2: W, 3: Y) for its storage format.
-PassCost matmul_cost(const CostModel& model, double a, double b, double c, int weight) {
-  PassCost cost;
-  GemmShape shape;
-  shape.m = a;
-  shape.n = shape.align_n = c;
-  shape.k = shape.align_k = b;
-  model.add_matmul(cost, 2 * a * b * c, shape);
-  auto bytes = [&](int operand) { return operand == weight ? model.weight_bytes() : model.activation_bytes(); };
-  model.add_mem(cost, a * b * bytes(1));
-  model.add_mem(cost, b * c * bytes(2));
-  model.add_mem(cost, a * c * bytes(3));
-  return cost;
-}
-
 // `batches` products of two activations [m, k] x [k, n] (a MatMul layer: attention's scores, its
 // weighted sum of values); every operand is read or written once per batch.
 PassCost batched_matmul_cost(const CostModel& model, double batches, double m, double k, double n) {
@@ -145,6 +129,22 @@ void add_kernels(PassCosts& to, const PassCosts& k) {
 }
 
 }  // namespace
+
+// Original _profile_innerproduct: X [a, b] times W [b, c] into Y [a, c]. `weight` names the
+// operand that is the weight matrix (0: none, 1: X, 2: W, 3: Y) for its storage format.
+PassCost matmul_cost(const CostModel& model, double a, double b, double c, int weight) {
+  PassCost cost;
+  GemmShape shape;
+  shape.m = a;
+  shape.n = shape.align_n = c;
+  shape.k = shape.align_k = b;
+  model.add_matmul(cost, 2 * a * b * c, shape);
+  auto bytes = [&](int operand) { return operand == weight ? model.weight_bytes() : model.activation_bytes(); };
+  model.add_mem(cost, a * b * bytes(1));
+  model.add_mem(cost, b * c * bytes(2));
+  model.add_mem(cost, a * c * bytes(3));
+  return cost;
+}
 
 LayerCost layer_compute_cost(const Layer& l, const CostModel& model, const CostOptions& options) {
   PassCosts passes;

@@ -34,6 +34,10 @@ struct LayerCost {
   double fetch_ms = 0;
 };
 
+// Original _profile_innerproduct: X [a, b] times W [b, c] into Y [a, c]. `weight` names the
+// operand that is the weight matrix (0: none, 1: X, 2: W, 3: Y) for its storage format.
+PassCost matmul_cost(const CostModel& model, double a, double b, double c, int weight);
+
 LayerCost layer_cost(const Network& net, const Layer& layer, const CostModel& model,
                      const CostOptions& options);
 

@@ -1,5 +1,7 @@
 #include "core/cost/recurrent_cost.h"
 
+#include "core/cost/layer_cost.h"
+
 namespace paleo {
 namespace {
 
@@ -10,18 +12,9 @@ void scale(PassCost& c, double k) {
   c.bytes *= k;
 }
 
-// (a x b) by (b x c), `times` times; operands as activations except the one at `weight` (1..3).
+// (a x b) by (b x c), `times` times: the inner product's cost (layer_cost.h), repeated.
 void matmul(PassCost& cost, const CostModel& model, double a, double b, double c, int weight, double times = 1) {
-  PassCost one;
-  GemmShape shape;
-  shape.m = a;
-  shape.n = shape.align_n = c;
-  shape.k = shape.align_k = b;
-  model.add_matmul(one, 2 * a * b * c, shape);
-  auto bytes = [&](int operand) { return operand == weight ? model.weight_bytes() : model.activation_bytes(); };
-  model.add_mem(one, a * b * bytes(1));
-  model.add_mem(one, b * c * bytes(2));
-  model.add_mem(one, a * c * bytes(3));
+  PassCost one = matmul_cost(model, a, b, c, weight);
   scale(one, times);
   cost += one;
 }
