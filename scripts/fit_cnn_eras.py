@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Fits the kernel efficiencies of each CNN software era to the published CNN cases that state it
-(presets/validation/cnn_cases.json, expressible cases whose request names "software_era"), with
+(presets/validation/cnn_cases.json and optcnn_cases.json, expressible cases whose request names "software_era"), with
 Paleo's own `calibrate` command (docs/calibration.md: robust least squares on log(predicted /
 measured), Nelder-Mead), from the era's current parameters. The era's `fit` list in
 presets/software_eras.json names the parameters fitted (default: matmul_ceiling, memory_fraction,
@@ -26,6 +26,7 @@ ONLY = sys.argv[sys.argv.index('--era') + 1] if '--era' in sys.argv else None
 ARGS = [a for a in sys.argv[1:] if not a.startswith('--') and a != ONLY]
 PALEO = ARGS[0] if ARGS else str(ROOT / 'build' / 'native' / 'paleo')
 WRITE = '--write' in sys.argv
+CASE_FILES = ['cnn_cases.json', 'optcnn_cases.json']
 DEFAULT_FIT = ['conv_ceiling', 'memory_fraction', 'kernel_overhead_ms']
 
 
@@ -86,7 +87,8 @@ def fit_era(era, group):
 
 
 def main():
-    cases = json.loads((ROOT / 'presets' / 'validation' / 'cnn_cases.json').read_text())['cases']
+    cases = [c for name in CASE_FILES
+             for c in json.loads((ROOT / 'presets' / 'validation' / name).read_text())['cases']]
     cases = [c for c in cases if c.get('expressible', True) and 'software_era' in c['request']]
     path = ROOT / 'presets' / 'software_eras.json'
     doc = json.loads(path.read_text())

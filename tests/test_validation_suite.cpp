@@ -4,6 +4,7 @@
 // The table is printed so that the ctest log shows where the model stands.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -188,4 +189,29 @@ TEST_CASE("paleo validate prints one line per case and the family summary", "[va
   CHECK(case_lines == 3);
   CHECK(summary);
   CHECK(paleo_test::run_cli("validate --family nothing").exit_code == 2);
+}
+
+TEST_CASE("OptCNN's layer-wise speed-ups over data parallelism at 16 GPUs, from the suite's cases", "[validation][search]") {
+  // Speed-up = data-parallel step / layer-wise step, predicted and as read off the paper's Figure 7
+  // (the cases' measured figures): AlexNet 160 / 56.7 = 2.82, VGG-16 310.3 / 188.9 = 1.64,
+  // Inception-v3 304.8 / 211.6 = 1.44. AlexNet's and VGG-16's are reproduced within 20 %;
+  // Inception-v3's is not (the search finds no strategy better than data parallelism for it:
+  // docs/validation.md), and the test says so, so that a model that gets it fails here first.
+  const Json r = paleo::handle_request(Json{{"command", "validate"}, {"family", "cnn_layer_wise"}});
+  REQUIRE(r["ok"].get<bool>());
+  std::map<std::string, const Json*> rows;
+  for (const Json& c : r["cases"]) rows[c["id"].get<std::string>()] = &c;
+  auto speedup = [&](const std::string& net, const char* field) {
+    const Json* dp = rows.at("OPTCNN-" + net + "-16xP100-DP");
+    const Json* lw = rows.at("OPTCNN-" + net + "-16xP100-LW");
+    return (*dp)[field].get<double>() / (*lw)[field].get<double>();
+  };
+  CHECK(speedup("AlexNet", "measured") == Approx(2.82).epsilon(0.01));
+  CHECK(speedup("VGG16", "measured") == Approx(1.64).epsilon(0.01));
+  CHECK(speedup("InceptionV3", "measured") == Approx(1.44).epsilon(0.01));
+  for (const char* net : {"AlexNet", "VGG16"}) {
+    INFO(net << ": predicted " << speedup(net, "predicted") << ", measured " << speedup(net, "measured"));
+    CHECK(std::abs(speedup(net, "predicted") / speedup(net, "measured") - 1) <= 0.20);
+  }
+  CHECK(std::abs(speedup("InceptionV3", "predicted") / speedup("InceptionV3", "measured") - 1) > 0.20);
 }

@@ -7,6 +7,7 @@
 #include "core/base/error.h"
 #include "core/spec/presets.h"
 #include "core/base/request_limits.h"
+#include "core/efficiency/software_era.h"
 #include "core/search/strategy_search.h"
 
 namespace paleo {
@@ -105,7 +106,7 @@ Json search_response(const Request& r) {
                        {"model_parallel_samples_per_s", samples / s.model_parallel_ms * 1e3}});
     if (d == devices) break;
   }
-  return {{"ok", true}, {"command", "search"}, {"net", {{"name", r.scenario.spec.name}}},
+  Json out = {{"ok", true}, {"command", "search"}, {"net", {{"name", r.scenario.spec.name}}},
           {"device", r.scenario.device.name}, {"profile", r.scenario.profile->name},
           {"devices", devices}, {"devices_per_node", std::min(devices, per_node)},
           {"batch_per_device", per_device}, {"global_batch", global_batch},
@@ -117,6 +118,9 @@ Json search_response(const Request& r) {
           {"reduced", o.layerwise.reduced}, {"remaining_nodes", o.layerwise.remaining_nodes},
           {"node_eliminations", o.layerwise.node_eliminations}, {"edge_eliminations", o.layerwise.edge_eliminations},
           {"message", o.layerwise.message}, {"layers", layers}, {"scaling", scaling}};
+  // The software era pricing each layer (what `calibrate` fits when a measurement is a search).
+  if (r.scenario.era) out["software_era"] = software_era_json(*r.scenario.era);
+  return out;
 }
 
 }  // namespace paleo

@@ -97,8 +97,8 @@ Measurement parse_one(const Json& entry, const Json& base, std::size_t index, co
   }
   if (!m.request.contains("command")) m.request["command"] = "estimate";
   const Json& command = m.request["command"];
-  if (command != "estimate" && command != "layers")
-    throw Error("must be \"estimate\" or \"layers\", got " + echo(command), "", m.field + ".request.command");
+  if (command != "estimate" && command != "layers" && command != "search")
+    throw Error("must be \"estimate\", \"layers\" or \"search\", got " + echo(command), "", m.field + ".request.command");
   if (!m.request.contains("net")) throw Error("is required", "", m.field + ".request.net");
 
   const bool has_ms = entry.contains("measured_ms"), has_other = entry.contains("measured");
@@ -110,6 +110,9 @@ Measurement parse_one(const Json& entry, const Json& base, std::size_t index, co
   m.measured = positive(entry, has_ms ? "measured_ms" : "measured", m.field);
   if (entry.contains("weight")) m.weight = positive(entry, "weight", m.field);
   if (entry.contains("compare")) read_compare(entry["compare"], m);
+  if (command == "search" && m.pointers.empty())
+    throw Error("a \"search\" measurement needs a \"compare\" pointer (\"/step_ms\", \"/data_parallel_step_ms\")", "",
+                m.field + ".compare");
   if (!has_ms && m.pointers.empty())
     throw Error("\"measured\" (a figure other than a time) needs a \"compare\" pointer to the response field", "",
                 m.field + ".compare");
