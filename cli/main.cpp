@@ -41,7 +41,7 @@ const char* const kUsage =
     "  collective     cost of one collective (--op --algorithm --workers --bytes, and --link or\n"
     "                 --bandwidth_gbps --latency_us, or --nodes --per_node --intra --inter)\n"
     "  validate       Paleo's predictions against published measurements, per case and family\n"
-    "                 (--family cnn_single_gpu|cnn_data_parallel|kernels|collectives|transformers)\n"
+    "                 (--family cnn_single_gpu|cnn_data_parallel|cnn_layer_wise|kernels|collectives|transformers)\n"
     "  calibrate FILE fit the kernel efficiencies of a device's software to measured step or layer\n"
     "                 times (JSON or CSV, docs/calibration.md; --holdout alternate|FRACTION\n"
     "                 --request FILE --parameters a,b --loss soft_l1|huber|linear --software_era)\n"

@@ -2,6 +2,7 @@
 // paper's findings on AlexNet, VGG-16 and Inception-v3.
 #include <catch2/catch.hpp>
 
+#include <deque>
 #include <random>
 #include <string>
 
@@ -107,4 +108,61 @@ TEST_CASE("on AlexNet (16 GPUs, 4 nodes x 4) the search splits the fully-connect
   }
   CHECK(r["speedup_over_data_parallel"].get<double>() > 1.2);
   CHECK(r["scaling"].size() == 5);  // 1, 2, 4, 8, 16 devices
+}
+
+TEST_CASE("OptCNN's parameter-server exchange and the era's runtime overheads, priced by hand", "[search]") {
+  // One 3x3x8x8 convolution on 2 nodes x 4 devices, sample-split 8 ways: its server's node holds
+  // 3 other replicas, one message each over the node's link, and the other node sends one over
+  // the inter-node link: t_s = 3 (alpha1 + o + w / B1) + (alpha2 + o + w / B2).
+  const Json spec = net_of({{"conv", layer("Convolution", {"data"})}});
+  auto problem = [&](const Json& efficiency, paleo::GradientExchange exchange) {
+    const paleo::Request r = paleo::parse_request(
+        Json{{"command", "layers"}, {"net", spec}, {"profile", "paleo2026"}, {"efficiency", efficiency}});
+    static std::deque<paleo::Network> nets;  // the problem points at its network; a deque keeps it in place
+    nets.push_back(paleo::build_network(r.scenario.spec, r.scenario.graph, r.scenario.batch_size));
+    paleo::Cluster c;
+    c.nodes = 2;
+    c.devices_per_node = 4;
+    c.intra = link(1.0, 20);   // 0.001 ms, 20 GB/s
+    c.inter = link(5.0, 10);   // 0.005 ms, 10 GB/s
+    const paleo::CostModel model = r.scenario.cost_model();
+    return paleo::make_strategy_problem(nets.back(), model, r.scenario.cost, c,
+                                        paleo::collective_settings(r.scenario.device, 1, model.message_overhead_ms()),
+                                        exchange);
+  };
+  const paleo::StrategyProblem p =
+      problem(Json{{"message_overhead_ms", 0.25}}, paleo::GradientExchange::kParameterServer);
+  const std::size_t conv = 1;
+  REQUIRE(p.net->layers[conv].name == "conv");
+  const double w = static_cast<double>(p.net->layers[conv].weights_bytes);
+  REQUIRE(w >= 3 * 3 * 8 * 8 * 4);
+  bool found = false;
+  for (std::size_t k = 0; k < p.configs[conv].size(); ++k) {
+    if (!(p.configs[conv][k] == paleo::StrategyConfig{8, 1, 1, 1})) continue;
+    found = true;
+    const double by_hand = 3 * (0.001 + 0.25 + w / 20e9 * 1e3) + (0.005 + 0.25 + w / 10e9 * 1e3);
+    CHECK(p.sync_ms[conv][k] == Approx(by_hand).epsilon(1e-9));
+  }
+  CHECK(found);
+  // A step overhead is charged once per step, whatever the strategy.
+  const paleo::StrategyProblem plain = problem(Json::object(), paleo::GradientExchange::kAllReduce);
+  const paleo::StrategyProblem slow = problem(Json{{"step_overhead_ms", 7.5}}, paleo::GradientExchange::kAllReduce);
+  const std::vector<int> first(plain.configs.size(), 0);
+  CHECK(paleo::strategy_cost(slow, first) == Approx(paleo::strategy_cost(plain, first) + 7.5).epsilon(1e-12));
+  CHECK(paleo::optimal_strategy(slow).cost_ms == Approx(paleo::optimal_strategy(plain).cost_ms + 7.5).epsilon(1e-12));
+}
+
+TEST_CASE("search takes collective auto or parameter_server, nothing else", "[search]") {
+  Json q = {{"command", "search"}, {"net", "alexnet_owt"}, {"devices", 4}, {"devices_per_node", 4}, {"batch_size", 32}};
+  const Json all_reduce = paleo::handle_request(q);
+  q["collective"] = "parameter_server";
+  const Json server = paleo::handle_request(q);
+  REQUIRE(all_reduce["ok"].get<bool>());
+  REQUIRE(server["ok"].get<bool>());
+  // Three messages of every layer's gradients through one device cost more than an all-reduce.
+  CHECK(server["data_parallel_step_ms"].get<double>() > all_reduce["data_parallel_step_ms"].get<double>());
+  q["collective"] = "ring";
+  const Json ring = paleo::handle_request(q);
+  CHECK_FALSE(ring["ok"].get<bool>());
+  CHECK(ring["error"]["field"] == "collective");
 }

@@ -8,6 +8,7 @@
 #include "core/spec/presets.h"
 #include "core/base/request_limits.h"
 #include "core/efficiency/software_era.h"
+#include "core/validation/expected_error.h"
 #include "core/search/strategy_search.h"
 
 namespace paleo {
@@ -34,10 +35,21 @@ Cluster cluster_of(const Request& r, std::int64_t devices, std::int64_t per_node
   return c;
 }
 
+// The request's "collective": "auto" (the fastest all-reduce) or "parameter_server" (OptCNN's).
+GradientExchange gradient_exchange(const Request& r) {
+  if (r.collective == "auto") return GradientExchange::kAllReduce;
+  if (r.collective == "parameter_server") return GradientExchange::kParameterServer;
+  throw Error("the search exchanges gradients with 'auto' (the fastest all-reduce) or 'parameter_server' "
+                  "(a server per layer, as OptCNN), got '" + r.collective + "'",
+              "", "collective");
+}
+
 SearchOutcome search(const Request& r, const Network& net, const Cluster& cluster) {
   const CostModel model = r.scenario.cost_model();
   SearchOutcome o{make_strategy_problem(net, model, r.scenario.cost, cluster,
-                                        collective_settings(r.scenario.device, 1)), {}, 0, 0, 0, {}};
+                                        collective_settings(r.scenario.device, 1, model.message_overhead_ms()),
+                                        gradient_exchange(r)),
+                  {}, 0, 0, 0, {}};
   const StrategyProblem& p = o.problem;
   o.layerwise = optimal_strategy(p);
   o.data_parallel_ms = strategy_cost(p, uniform_strategy(p, {p.devices, 1, 1, 1}));
@@ -120,6 +132,8 @@ Json search_response(const Request& r) {
           {"message", o.layerwise.message}, {"layers", layers}, {"scaling", scaling}};
   // The software era pricing each layer (what `calibrate` fits when a measurement is a search).
   if (r.scenario.era) out["software_era"] = software_era_json(*r.scenario.era);
+  // How far such predictions land from published measurements (OptCNN's Figure 7).
+  out["expected_error"] = expected_error_json("cnn_layer_wise");
   return out;
 }
 

@@ -13,7 +13,8 @@ namespace {
 
 CollectiveSettings settings_for(const Scenario& s, const ClusterOptions& o) {
   // Sharded parameter servers: one per node unless the request says otherwise.
-  return collective_settings(s.device, o.servers > 1 ? o.servers : s.cluster.nodes);
+  return collective_settings(s.device, o.servers > 1 ? o.servers : s.cluster.nodes,
+                             s.cost_model().message_overhead_ms());
 }
 
 // The devices holding one stage's replicas: stages spread over nodes first.
@@ -172,8 +173,9 @@ void pipeline_step(const Scenario& s, const ClusterOptions& o, ClusterStep& step
 
 }  // namespace
 
-CollectiveSettings collective_settings(const Device& device, std::int64_t servers) {
+CollectiveSettings collective_settings(const Device& device, std::int64_t servers, double message_overhead_ms) {
   CollectiveSettings settings;
+  settings.message_overhead_ms = message_overhead_ms;
   settings.reduction_ms_per_byte = 3.0 / (device.mem_bandwidth_gb_per_s * 1e9) * 1e3;
   settings.servers = servers;
   return settings;

@@ -60,7 +60,7 @@ ClusterStep cluster_step(const Scenario& scenario, const ClusterOptions& options
 ClusterStep cluster_step(const Scenario& scenario, const ClusterOptions& options, NetworkPricer& pricer);
 
 // The reduction runs at the device's memory bandwidth (reading two operands, writing one).
-CollectiveSettings collective_settings(const Device& device, std::int64_t servers);
+CollectiveSettings collective_settings(const Device& device, std::int64_t servers, double message_overhead_ms = 0);
 
 // The all-reduce algorithms compared by cluster_step.
 std::vector<CollectiveAlgorithm> sync_algorithms();

@@ -125,7 +125,7 @@ bool flat_terms(CollectiveOp op, CollectiveAlgorithm a, std::int64_t p, double n
 CollectiveCost from_terms(const Terms& t, const Link& link, const CollectiveSettings& s, const char* name) {
   CollectiveCost c;
   c.algorithm = name;
-  c.alpha_ms = t.alpha_steps * link.alpha_ms();
+  c.alpha_ms = t.alpha_steps * (link.alpha_ms() + s.message_overhead_ms);
   c.beta_ms = t.beta_bytes * link.ms_per_byte();
   c.reduction_ms = t.reduced_bytes * s.reduction_ms_per_byte;
   return c;

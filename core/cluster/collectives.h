@@ -30,6 +30,8 @@ struct CollectiveSettings {
   // Milliseconds per byte reduced (the reduction reads two operands and writes one).
   double reduction_ms_per_byte = 0;
   std::int64_t servers = 1;  // sharded parameter server
+  // The software's time to issue one message, added to the link's latency at every step.
+  double message_overhead_ms = 0;
 };
 
 CollectiveOp parse_collective_op(const std::string& name);                // throws (field "op")

@@ -69,6 +69,8 @@ class CostModel {
   // Set when a software era prices each kernel (per-pass roofline plus overhead).
   bool per_kernel() const { return efficiency_.has_value(); }
   double kernel_overhead_ms() const { return efficiency_ ? efficiency_->kernel_overhead_ms : 0; }
+  double step_overhead_ms() const { return efficiency_ ? efficiency_->step_overhead_ms : 0; }
+  double message_overhead_ms() const { return efficiency_ ? efficiency_->message_overhead_ms : 0; }
 
  private:
   double floored(double ms) const;

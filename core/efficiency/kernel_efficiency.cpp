@@ -21,6 +21,8 @@ const std::vector<EfficiencyParameter>& efficiency_parameters() {
       {"vector_ceiling", &KernelEfficiency::vector_ceiling, 0.01, 1},
       {"memory_fraction", &KernelEfficiency::memory_fraction, 0.01, 1},
       {"kernel_overhead_ms", &KernelEfficiency::kernel_overhead_ms, 0, 100},
+      {"step_overhead_ms", &KernelEfficiency::step_overhead_ms, 0, 10000},
+      {"message_overhead_ms", &KernelEfficiency::message_overhead_ms, 0, 1000},
   };
   return all;
 }

@@ -21,6 +21,9 @@ struct KernelEfficiency {
   double vector_ceiling = 0.70;    // fraction of the vector peak for arithmetic-heavy non-GEMM work
   double memory_fraction = 0.85;   // fraction of peak memory bandwidth a streaming kernel reaches
   double kernel_overhead_ms = 0.004;  // launch and framework time per kernel
+  // Runtime costs outside any kernel, zero unless an era was fitted with them:
+  double step_overhead_ms = 0;     // per training step (iteration set-up, dependence analysis)
+  double message_overhead_ms = 0;  // per message of a gradient exchange, beyond the link's latency
 };
 
 const KernelEfficiency& default_kernel_efficiency();

@@ -54,19 +54,34 @@ void cut_to_part(const Layer& l, const StrategyConfig& cfg, Layer& p) {
   p.weights_bytes = l.weights_bytes / cfg.c;
 }
 
-// t_s: the all-reduce of a configuration's gradients among its replicas, inside a node or
+// t_s: the exchange of a configuration's gradients among its replicas, inside a node or
 // across the nodes its devices span. Many configurations (of one layer, or of layers of one
-// size) reduce the same bytes over the same devices: each is priced once.
-struct GradientAllReduce {
+// size) exchange the same bytes over the same devices: each is priced once.
+struct ReplicaSync {
   const Cluster& cluster;
   const CollectiveSettings& sync;
+  GradientExchange exchange;
   std::map<std::tuple<long, long, double>, double> priced;
+
+  // One message of `bytes` over `link`, with the software's time to issue it.
+  double message_ms(const Link& link, double bytes) const {
+    return link.alpha_ms() + sync.message_overhead_ms + bytes * link.ms_per_byte();
+  }
 
   double ms(long replicas, long degree, double bytes) {
     auto [it, fresh] = priced.emplace(std::make_tuple(replicas, degree, bytes), 0.0);
     if (!fresh) return it->second;
     const long per_node = cluster.devices_per_node;
-    if (degree <= per_node) {
+    if (exchange == GradientExchange::kParameterServer) {
+      // OptCNN (section 3): every replica sends its gradients to the layer's server, which sends
+      // the new parameters back. The server is one of the replicas: the others of its node reach
+      // it over the node's link, one from each other node over the inter-node link; the return
+      // leg runs the other way of the full-duplex links (as the authors' code prices t_s).
+      const long nodes = degree <= per_node ? 1 : degree / per_node;
+      const long in_node = std::max<long>(1, replicas / nodes);
+      it->second = static_cast<double>(in_node - 1) * message_ms(cluster.intra, bytes) +
+                   static_cast<double>(nodes - 1) * message_ms(cluster.inter, bytes);
+    } else if (degree <= per_node) {
       it->second = best_collective(CollectiveOp::kAllReduce, replicas, bytes, cluster.intra, sync).time_ms();
     } else {
       Cluster group = cluster;
@@ -141,12 +156,13 @@ void check_search_space(const StrategyProblem& p) {
 }
 
 StrategyProblem make_strategy_problem(const Network& net, const CostModel& model, const CostOptions& options,
-                                      const Cluster& cluster, const CollectiveSettings& sync) {
-  StrategyProblem p{&net, model, options, cluster, sync, cluster.devices(), {}, {}, {}, {}};
+                                      const Cluster& cluster, const CollectiveSettings& sync,
+                                      GradientExchange exchange) {
+  StrategyProblem p{&net, model, options, cluster, sync, exchange, cluster.devices(), {}, {}, {}, {}};
   // The configurations first: the search's size is checked before any of it is priced.
   for (const Layer& l : net.layers) p.configs.push_back(layer_configs(l, p.devices));
   check_search_space(p);
-  GradientAllReduce all_reduce{cluster, sync, {}};
+  ReplicaSync gradient_sync{cluster, sync, exchange, {}};
   for (std::size_t i = 0; i < net.layers.size(); ++i) {
     const Layer& l = net.layers[i];
     std::vector<double> compute, synchronise;
@@ -160,7 +176,7 @@ StrategyProblem make_strategy_problem(const Network& net, const CostModel& model
       const double gradient_bytes =
           static_cast<double>(part.weights_bytes) / 4 * dtype_bytes(model.precision().grad_reduce);
       synchronise.push_back(part.weights_bytes > 0 && replicas > 1
-                                ? all_reduce.ms(replicas, cfg.degree(), gradient_bytes)
+                                ? gradient_sync.ms(replicas, cfg.degree(), gradient_bytes)
                                 : 0.0);
     }
     p.compute_ms.push_back(std::move(compute));
@@ -176,7 +192,7 @@ double transfer_ms(const StrategyProblem& p, int producer, const StrategyConfig&
 }
 
 double strategy_cost(const StrategyProblem& p, const std::vector<int>& choice) {
-  double total = 0;
+  double total = p.model.step_overhead_ms();
   const auto& layers = p.net->layers;
   for (std::size_t i = 0; i < layers.size(); ++i) {
     const auto c = static_cast<std::size_t>(choice[i]);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/cluster/collectives.h"
+#include "core/cluster/gradient_exchange.h"
 #include "core/cost/cost_model.h"
 #include "core/cost/layer_cost.h"
 #include "core/spec/network.h"
@@ -29,6 +30,9 @@ struct StrategyProblem {
   CostOptions options;
   Cluster cluster;  // devices 0 .. D-1, devices_per_node to a node
   CollectiveSettings sync;
+  // t_s: the fastest all-reduce (inside a node, or hierarchical across nodes), or OptCNN's
+  // per-layer parameter server (docs/layerwise.md).
+  GradientExchange exchange = GradientExchange::kAllReduce;
   std::int64_t devices = 1;
   // Per layer (Network::layers position): its configurations and their t_c + t_s.
   std::vector<std::vector<StrategyConfig>> configs;
@@ -49,14 +53,16 @@ void check_search_space(const StrategyProblem& p);
 // Builds the problem: configurations, node costs and edge costs of every layer; checks the
 // search's size (check_search_space) before pricing anything.
 StrategyProblem make_strategy_problem(const Network& net, const CostModel& model, const CostOptions& options,
-                                      const Cluster& cluster, const CollectiveSettings& sync);
+                                      const Cluster& cluster, const CollectiveSettings& sync,
+                                      GradientExchange exchange = GradientExchange::kAllReduce);
 
 // t_x of the edge producer -> consumer (positions in the network) for a pair of configurations:
 // the slowest device's incoming bytes over the link they cross, plus one latency.
 double transfer_ms(const StrategyProblem& p, int producer, const StrategyConfig& a, int consumer,
                    const StrategyConfig& b);
 
-// Equation 1 for a full assignment (config index per layer), from the problem's tables.
+// Equation 1 for a full assignment (config index per layer), from the problem's tables, plus the
+// software era's time per step outside any layer (step_overhead_ms).
 double strategy_cost(const StrategyProblem& p, const std::vector<int>& choice);
 
 }  // namespace paleo

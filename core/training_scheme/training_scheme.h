@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/cluster/cluster_step.h"
+#include "core/cluster/gradient_exchange.h"
 #include "core/training_scheme/consistency.h"
 #include "core/training_scheme/gradient_compression.h"
 #include "core/training_scheme/model_averaging.h"
@@ -17,7 +18,6 @@
 
 namespace paleo {
 
-enum class GradientExchange { kAllReduce, kParameterServer };
 
 struct TrainingScheme {
   Consistency consistency = Consistency::kSynchronous;
