@@ -281,8 +281,7 @@ Link flat_link(const Cluster& cluster, CollectiveAlgorithm algorithm) {
   if (cluster.nodes <= 1) return cluster.intra;
   if (algorithm == CollectiveAlgorithm::kRing) return ring_link(cluster);
   Link link = cluster.inter;
-  if (algorithm != CollectiveAlgorithm::kRing && algorithm != CollectiveAlgorithm::kParameterServer &&
-      algorithm != CollectiveAlgorithm::kShardedParameterServer) {
+  if (algorithm != CollectiveAlgorithm::kParameterServer && algorithm != CollectiveAlgorithm::kShardedParameterServer) {
     const std::int64_t g = cluster.devices_per_node;
     const double nics = static_cast<double>(cluster.nics_per_node < g ? cluster.nics_per_node : g);
     link.bandwidth_gb_per_s *= nics / static_cast<double>(g);
