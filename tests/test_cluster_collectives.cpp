@@ -202,3 +202,60 @@ TEST_CASE("the collective command's ring all-reduce, term by term, to 1e-12") {
   CHECK(r["reduction_ms"].get<double>() == Approx(reduction).epsilon(1e-12));
   CHECK(r["time_ms"].get<double>() == Approx(alpha + beta + reduction).epsilon(1e-12));
 }
+
+TEST_CASE("a ring across nodes moves at its slowest hop: the intra link when it is slower than the NIC") {
+  // 2 nodes x 8 devices: the ring runs through each node's 8 devices and crosses each node boundary
+  // once. Intra 6 GB/s and 1 us, inter 6.5 GB/s and 0.7 us: the intra hop is the slowest.
+  paleo::Cluster c;
+  c.nodes = 2;
+  c.devices_per_node = 8;
+  c.intra = link(1, 6);
+  c.inter = link(0.7, 6.5);
+  const paleo::CollectiveSettings s;
+  const double n = 67108864;
+  const auto ring = paleo::cluster_collective(CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, c, n, s);
+  // p = 16: alpha = 2 (p-1) x 1 us = 0.03 ms; beta = 2 (p-1)/p x n / 6e9 s = 1.875 x 67108864 / 6e9 s
+  // = 20.97152 ms (over the NIC's 6.5 GB/s it would be 19.358...).
+  CHECK(ring.alpha_ms == Approx(0.03).epsilon(1e-12));
+  CHECK(ring.beta_ms == Approx(20.97152).epsilon(1e-12));
+  CHECK(paleo::ring_link(c).bandwidth_gb_per_s == 6);
+  CHECK(paleo::ring_link(c).latency_us == 1);
+
+  // A faster intra link: the NIC is the slowest hop, at the larger of the two latencies.
+  c.intra = link(1, 150);
+  CHECK(paleo::ring_link(c).bandwidth_gb_per_s == 6.5);
+  CHECK(paleo::ring_link(c).latency_us == 1);
+  const auto fast = paleo::cluster_collective(CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, c, n, s);
+  CHECK(fast.beta_ms == Approx(1.875 * 67108864 / 6.5e9 * 1e3).epsilon(1e-12));
+
+  // One device per node: the ring only crosses NICs; one node: only intra hops.
+  c.intra = link(1, 6);
+  c.devices_per_node = 1;
+  CHECK(paleo::ring_link(c).bandwidth_gb_per_s == 6.5);
+  CHECK(paleo::ring_link(c).latency_us == 0.7);
+  c.devices_per_node = 8;
+  c.nodes = 1;
+  CHECK(paleo::ring_link(c).bandwidth_gb_per_s == 6);
+}
+
+TEST_CASE("the collective command: DeepBench's dual-root node, QPI between sockets, over InfiniBand FDR") {
+  // presets/links.json: qpi_intel_pre_skylake 6.0 GB/s (NCCL's QPI_BW) and 1 us; infiniband_fdr
+  // 6.5 GB/s and 0.7 us. 2 nodes x 8 GPUs, 16777216 floats: the ring at 6.0 GB/s, as above.
+  const nlohmann::ordered_json r = paleo::handle_request(
+      {{"command", "collective"}, {"op", "allreduce"}, {"algorithm", "ring"}, {"bytes", 67108864},
+       {"device", "TITAN_X"},
+       {"cluster", {{"nodes", 2}, {"devices_per_node", 8}, {"intra", "qpi_intel_pre_skylake"},
+                    {"inter", "infiniband_fdr"}}}});
+  REQUIRE(r.value("ok", false));
+  CHECK(r["workers"] == 16);
+  CHECK(r["alpha_ms"].get<double>() == Approx(0.03).epsilon(1e-12));
+  CHECK(r["beta_ms"].get<double>() == Approx(20.97152).epsilon(1e-12));
+  // The single-root node: PCIe 3 x16 through an Intel root complex, 12 GB/s / 1.2 = 10 GB/s; one
+  // node of 8: beta = 2 x 7/8 x 67108864 / 10e9 s = 11.7440512 ms.
+  const nlohmann::ordered_json one = paleo::handle_request(
+      {{"command", "collective"}, {"op", "allreduce"}, {"algorithm", "ring"}, {"bytes", 67108864},
+       {"device", "TITAN_X"},
+       {"cluster", {{"nodes", 1}, {"devices_per_node", 8}, {"intra", "pcie3_x16_cpu_p2p"}}}});
+  REQUIRE(one.value("ok", false));
+  CHECK(one["beta_ms"].get<double>() == Approx(11.7440512).epsilon(1e-12));
+}

@@ -184,9 +184,9 @@ TEST_CASE("paleo validate prints one line per case and the family summary", "[va
   bool summary = false;
   while (std::getline(lines, line)) {
     if (line.rfind("DB-ALLREDUCE", 0) == 0) ++case_lines;
-    if (line.rfind("collectives,3,3,0,3,0,", 0) == 0) summary = true;
+    if (line.rfind("collectives,6,6,0,6,0,", 0) == 0) summary = true;
   }
-  CHECK(case_lines == 3);
+  CHECK(case_lines == 6);
   CHECK(summary);
   CHECK(paleo_test::run_cli("validate --family nothing").exit_code == 2);
 }

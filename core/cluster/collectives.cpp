@@ -1,5 +1,6 @@
 #include "core/cluster/collectives.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -272,13 +273,15 @@ CollectiveCost hierarchical_collective(CollectiveOp op, const Cluster& cluster, 
 namespace {
 
 // The link a flat algorithm sees across a cluster. A ring crosses each node boundary once, at a
-// NIC's full bandwidth, and a parameter server is limited by the server's own link; the other
-// algorithms pair devices of different nodes all at once, so a node's G devices share its NICs.
+// NIC's full bandwidth, and with G > 1 devices per node also runs through the node's intra link:
+// all its hops carry the same chunk at once, so it moves at its slowest hop (ring_link). A
+// parameter server is limited by the server's own link; the other algorithms pair devices of
+// different nodes all at once, so a node's G devices share its NICs.
 Link flat_link(const Cluster& cluster, CollectiveAlgorithm algorithm) {
   if (cluster.nodes <= 1) return cluster.intra;
+  if (algorithm == CollectiveAlgorithm::kRing) return ring_link(cluster);
   Link link = cluster.inter;
-  if (algorithm != CollectiveAlgorithm::kRing && algorithm != CollectiveAlgorithm::kParameterServer &&
-      algorithm != CollectiveAlgorithm::kShardedParameterServer) {
+  if (algorithm != CollectiveAlgorithm::kParameterServer && algorithm != CollectiveAlgorithm::kShardedParameterServer) {
     const std::int64_t g = cluster.devices_per_node;
     const double nics = static_cast<double>(cluster.nics_per_node < g ? cluster.nics_per_node : g);
     link.bandwidth_gb_per_s *= nics / static_cast<double>(g);
@@ -287,6 +290,14 @@ Link flat_link(const Cluster& cluster, CollectiveAlgorithm algorithm) {
 }
 
 }  // namespace
+
+Link ring_link(const Cluster& cluster) {
+  if (cluster.nodes <= 1) return cluster.intra;
+  if (cluster.devices_per_node <= 1) return cluster.inter;
+  Link slowest = cluster.inter.bandwidth_gb_per_s <= cluster.intra.bandwidth_gb_per_s ? cluster.inter : cluster.intra;
+  slowest.latency_us = std::max(cluster.intra.latency_us, cluster.inter.latency_us);
+  return slowest;
+}
 
 CollectiveCost cluster_collective(CollectiveOp op, CollectiveAlgorithm algorithm, const Cluster& cluster,
                                   double bytes, const CollectiveSettings& settings) {

@@ -62,10 +62,16 @@ CollectiveCost hierarchical_all_reduce(const Cluster& cluster, double bytes, con
 CollectiveCost hierarchical_collective(CollectiveOp op, const Cluster& cluster, double bytes,
                                        const CollectiveSettings& settings);
 
+// The link a ring over the whole cluster moves at: its slowest hop. On one node the intra link;
+// across nodes with one device each the inter link (one NIC's bandwidth); across nodes of G > 1
+// devices, where the ring runs through every node's intra hops as well as one NIC per node
+// boundary, the slower of the two bandwidths with the larger of the two latencies.
+Link ring_link(const Cluster& cluster);
+
 // A collective over a whole cluster: flat algorithms run over the inter-node link once there is
-// more than one node (a ring at one NIC's bandwidth; the others with the node's devices sharing
-// its NICs); kHierarchical as above (all-reduce, reduce-scatter, all-gather); kAuto the fastest
-// of all.
+// more than one node (a ring at its slowest hop, ring_link; the others with the node's devices
+// sharing its NICs); kHierarchical as above (all-reduce, reduce-scatter, all-gather); kAuto the
+// fastest of all.
 CollectiveCost cluster_collective(CollectiveOp op, CollectiveAlgorithm algorithm, const Cluster& cluster,
                                   double bytes, const CollectiveSettings& settings);
 
