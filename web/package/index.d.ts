@@ -95,7 +95,7 @@ export interface RequestFields {
   precision?: 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | Record<string, string>;
   software_era?: string;
   efficiency?: Partial<Record<'matmul_ceiling' | 'conv_ceiling' | 'tile' | 'short_k' | 'vector_ceiling' |
-    'memory_fraction' | 'kernel_overhead_ms', number>>;
+    'memory_fraction' | 'kernel_overhead_ms' | 'step_overhead_ms' | 'message_overhead_ms', number>>;
   optimizer?: 'sgd' | 'momentum' | 'adam';
   cluster?: string | ClusterSpec;
   nodes?: number;
@@ -366,6 +366,10 @@ export interface SearchResponse {
   layers: { name: string; type: string; config: StrategyConfig; devices: number; t_c_ms: number; t_s_ms: number;
     t_x_in_ms: number }[];
   scaling: Record<string, number>[];
+  /** The software era pricing the layers (absent with a PPP). */
+  software_era?: Record<string, unknown>;
+  /** The `cnn_layer_wise` family's figures (docs/validation.md). */
+  expected_error: ExpectedError;
   warnings: string[];
   [field: string]: unknown;
 }
