@@ -18,7 +18,8 @@ struct FittedParameter {
   bool logarithmic;
 };
 
-// matmul_ceiling, memory_fraction, kernel_overhead_ms, short_k, vector_ceiling, conv_ceiling.
+// matmul_ceiling, memory_fraction, kernel_overhead_ms, short_k, vector_ceiling, conv_ceiling,
+// winograd_ceiling.
 const std::vector<FittedParameter>& fittable_parameters();
 // The default set: matmul_ceiling (conv_ceiling when the measurements are of CNNs, whose time is
 // in convolutions), memory_fraction, kernel_overhead_ms.
