@@ -1,6 +1,6 @@
 // What a CNN software era decides beyond its efficiencies: the convolution algorithms its library
-// offered (the fastest of them per pass), a ceiling of its own for convolutions' implicit GEMMs,
-// and the request's input_gradient option (a "full" backprop).
+// offered (the fastest of them per pass), ceilings of its own for convolutions' implicit GEMMs and
+// for Winograd convolutions, and the request's input_gradient option (a "full" backprop).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
