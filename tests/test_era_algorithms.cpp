@@ -1,6 +1,6 @@
 // What a CNN software era decides beyond its efficiencies: the convolution algorithms its library
-// offered (the fastest of them per pass), a ceiling of its own for convolutions' implicit GEMMs,
-// and the request's input_gradient option (a "full" backprop).
+// offered (the fastest of them per pass), ceilings of its own for convolutions' implicit GEMMs and
+// for Winograd convolutions, and the request's input_gradient option (a "full" backprop).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -85,4 +85,32 @@ TEST_CASE("input_gradient adds the data gradient of a layer fed by the input", "
   const Json bad = paleo::handle_request(r);
   CHECK_FALSE(bad["ok"].get<bool>());
   CHECK(bad["error"]["field"] == "input_gradient");
+}
+
+TEST_CASE("winograd_ceiling prices Winograd convolutions, vector_ceiling the FFT", "[era][conv]") {
+  // 3x3, 64 -> 64 channels, stride 1, SAME, on 32x32 maps, batch 16: Winograd F(4x4, 3x3),
+  // alpha = 4 + 3 - 1 = 6, P = 16 x ceil(32/4) x ceil(32/4) = 1024 tiles, 64 x 64 = 4096 filter pairs.
+  const Json net = one_layer_net(conv(3, 64, 64), {16, 32, 32, 64});
+  auto forward = [&](const char* algorithm, double winograd_ceiling, double vector_ceiling) {
+    const Json r = {{"command", "layers"}, {"net", net}, {"device", "P100_SXM2"}, {"software_era", "tensorflow_2017"},
+                    {"conv_algorithm", algorithm},
+                    {"efficiency", {{"winograd_ceiling", winograd_ceiling}, {"vector_ceiling", vector_ceiling},
+                                    {"kernel_overhead_ms", 0}}}};
+    return layer_x(r)["forward"];
+  };
+  // Multiply-adds: filter transform 4096 x (9 x 6 + 36 x 3) = 663,552; data transform
+  // 1024 x 64 x 2 x 216 = 28,311,552; batched products 36 x 4096 x 1024 = 150,994,944; output
+  // transform 64 x 1024 x (36 x 4 + 16 x 6) = 15,728,640. Two FLOPs each: 391,397,376.
+  const double flops = 391397376.0;
+  const Json w = forward("winograd", 0.5, 0.7);
+  CHECK(w["algorithm"] == "winograd");
+  CHECK(w["flops"].get<double>() == flops);
+  // At half of the P100's 10,600 GFLOP/s: 391,397,376 / 5.3e12 s = 0.073848561509... ms.
+  CHECK(w["comp_ms"].get<double>() == Approx(0.073848561509).epsilon(1e-9));
+  // The vector ceiling leaves Winograd alone and prices the FFT.
+  CHECK(forward("winograd", 0.5, 0.35)["comp_ms"].get<double>() == Approx(0.073848561509).epsilon(1e-9));
+  CHECK(forward("fft", 0.5, 0.35)["comp_ms"].get<double>() ==
+        Approx(2 * forward("fft", 0.5, 0.7)["comp_ms"].get<double>()).epsilon(1e-12));
+  CHECK(forward("fft", 0.25, 0.7)["comp_ms"].get<double>() ==
+        Approx(forward("fft", 0.5, 0.7)["comp_ms"].get<double>()).epsilon(1e-12));
 }

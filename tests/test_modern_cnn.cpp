@@ -71,6 +71,17 @@ TEST_CASE("ResNet-50 v1.5 has the published 25,557,032 parameters", "[modern_cnn
   CHECK(total_params("resnet50_v1_5", "paleo2017") == 25557032 - 2 * 26560);
 }
 
+TEST_CASE("ResNet-152 v1.5 has the published 60,192,808 parameters and 11.514 G multiply-adds", "[modern_cnn]") {
+  // torchvision ResNet152_Weights: num_params 60,192,808 and 11.514 GFLOPS (multiply-adds, four
+  // digits: the exact count lies within 0.5 M).
+  CHECK(total_params("resnet152_v1_5", "paleo2026") == 60192808);
+  // paleo2017 keeps BatchNorm free: 2 parameters fewer per batch-normalised channel, 75,712 of
+  // them (64 in the stem; 6w per bottleneck of width w and 4w per projection:
+  // 3*6*64 + 4*64 + 8*6*128 + 4*128 + 36*6*256 + 4*256 + 3*6*512 + 4*512).
+  CHECK(total_params("resnet152_v1_5", "paleo2017") == 60192808 - 2 * 75712);
+  CHECK(forward_macs_per_image("resnet152_v1_5") == Approx(11.514e9).margin(0.5e6));
+}
+
 TEST_CASE("MobileNetV2 1.0/224 has the published 3,504,872 parameters", "[modern_cnn]") {
   // torchvision MobileNet_V2_Weights num_params (the paper's Table 4 rounds it to 3.4M).
   CHECK(total_params("mobilenet_v2", "paleo2026") == 3504872);

@@ -19,7 +19,7 @@ struct FittedParameter {
 };
 
 // matmul_ceiling, memory_fraction, kernel_overhead_ms, short_k, vector_ceiling, conv_ceiling,
-// step_overhead_ms, message_overhead_ms.
+// winograd_ceiling, step_overhead_ms, message_overhead_ms.
 const std::vector<FittedParameter>& fittable_parameters();
 // The default set: matmul_ceiling (conv_ceiling when the measurements are of CNNs, whose time is
 // in convolutions), memory_fraction, kernel_overhead_ms.

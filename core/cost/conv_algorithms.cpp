@@ -251,7 +251,7 @@ PassCost winograd_cost(const CostModel& model, const ConvGeometry& c) {
   const double batched_gemm = alpha * alpha * pairs * tiles;
   const double output_transform = cout * tiles * (alpha * alpha * m + m * m * alpha);
   PassCost cost;
-  model.add_comp(cost, 2 * (filter_transform + data_transform + batched_gemm + output_transform));
+  model.add_winograd(cost, 2 * (filter_transform + data_transform + batched_gemm + output_transform));
   const Shape& in = c.input;
   const double padded_input = d(in[0]) * d(in[1] + 2 * c.pad_h) * d(in[2] + 2 * c.pad_w) * d(in[3]);
   model.add_mem(cost, padded_input * kFloatBytes);

@@ -39,6 +39,12 @@ double CostModel::comp_ms(double flops) const {
   return floored(ms / ppp_comp_);
 }
 
+double CostModel::winograd_ms(double flops) const {
+  if (flops == 0) return 0;
+  if (efficiency_) return paleo::winograd_ms(device_, *efficiency_, flops);
+  return comp_ms(flops);
+}
+
 double CostModel::matmul_ms(double flops, const GemmShape& s) const {
   if (flops == 0) return 0;
   // fp32 (the default) keeps the vector peak: the original's numbers.
@@ -63,6 +69,11 @@ double CostModel::fetch_ms(double bytes, double bandwidth_gb_per_s) const {
 
 void CostModel::add_comp(PassCost& cost, double flops) const {
   cost.comp_ms += comp_ms(flops);
+  cost.flops += flops;
+}
+
+void CostModel::add_winograd(PassCost& cost, double flops) const {
+  cost.comp_ms += winograd_ms(flops);
   cost.flops += flops;
 }
 

@@ -44,6 +44,9 @@ class CostModel {
 
   // Non-GEMM arithmetic at the vector peak.
   double comp_ms(double flops) const;
+  // A Winograd convolution's arithmetic: the vector peak at the era's winograd_ceiling (with a
+  // PPP, as comp_ms).
+  double winograd_ms(double flops) const;
   // A matrix product (convolution, inner product) at the peak of the compute format.
   double matmul_ms(double flops, const GemmShape& shape) const;
   // Local memory traffic at the device bandwidth and ppp_comp (or the era's memory_fraction).
@@ -52,6 +55,7 @@ class CostModel {
   double fetch_ms(double bytes, double bandwidth_gb_per_s) const;
 
   void add_comp(PassCost& cost, double flops) const;
+  void add_winograd(PassCost& cost, double flops) const;
   void add_matmul(PassCost& cost, double flops, const GemmShape& shape) const;
   void add_mem(PassCost& cost, double bytes) const;
 

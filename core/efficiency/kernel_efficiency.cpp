@@ -19,6 +19,7 @@ const std::vector<EfficiencyParameter>& efficiency_parameters() {
       {"tile", &KernelEfficiency::tile, 1, 4096},
       {"short_k", &KernelEfficiency::short_k, 0, 1e6},
       {"vector_ceiling", &KernelEfficiency::vector_ceiling, 0.01, 1},
+      {"winograd_ceiling", &KernelEfficiency::winograd_ceiling, 0.01, 1},
       {"memory_fraction", &KernelEfficiency::memory_fraction, 0.01, 1},
       {"kernel_overhead_ms", &KernelEfficiency::kernel_overhead_ms, 0, 100},
       {"step_overhead_ms", &KernelEfficiency::step_overhead_ms, 0, 10000},
@@ -75,6 +76,11 @@ double memory_ms(const Device& d, const KernelEfficiency& e, double bytes) {
 double vector_ms(const Device& d, const KernelEfficiency& e, double flops) {
   if (flops <= 0) return 0;
   return flops / (d.peak_gflops * 1e9 * e.vector_ceiling) * 1e3;
+}
+
+double winograd_ms(const Device& d, const KernelEfficiency& e, double flops) {
+  if (flops <= 0) return 0;
+  return flops / (d.peak_gflops * 1e9 * e.winograd_ceiling) * 1e3;
 }
 
 }  // namespace paleo

@@ -19,6 +19,8 @@ struct KernelEfficiency {
                                    // halving of it, down to 8, for a shorter dimension)
   double short_k = 64;             // inner dimension k reaches k / (k + short_k) of the ceiling
   double vector_ceiling = 0.70;    // fraction of the vector peak for arithmetic-heavy non-GEMM work
+  double winograd_ceiling = 0.70;  // fraction of the vector peak a Winograd convolution reaches on
+                                   // its own (reduced) FLOPs: transforms and batched products
   double memory_fraction = 0.85;   // fraction of peak memory bandwidth a streaming kernel reaches
   double kernel_overhead_ms = 0.004;  // launch and framework time per kernel
   // Runtime costs outside any kernel, zero unless an era was fitted with them:
@@ -51,5 +53,7 @@ double achieved_matmul_gflops(double peak_gflops, const KernelEfficiency& e, dou
 double memory_ms(const Device& d, const KernelEfficiency& e, double bytes);
 // Non-GEMM arithmetic at the vector peak.
 double vector_ms(const Device& d, const KernelEfficiency& e, double flops);
+// A Winograd convolution's FLOPs at the vector peak times winograd_ceiling.
+double winograd_ms(const Device& d, const KernelEfficiency& e, double flops);
 
 }  // namespace paleo

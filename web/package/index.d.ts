@@ -94,7 +94,7 @@ export interface RequestFields {
   input_gradient?: boolean;
   precision?: 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | Record<string, string>;
   software_era?: string;
-  efficiency?: Partial<Record<'matmul_ceiling' | 'conv_ceiling' | 'tile' | 'short_k' | 'vector_ceiling' |
+  efficiency?: Partial<Record<'matmul_ceiling' | 'conv_ceiling' | 'tile' | 'short_k' | 'vector_ceiling' | 'winograd_ceiling' |
     'memory_fraction' | 'kernel_overhead_ms' | 'step_overhead_ms' | 'message_overhead_ms', number>>;
   optimizer?: 'sgd' | 'momentum' | 'adam';
   cluster?: string | ClusterSpec;
