@@ -166,3 +166,47 @@ TEST_CASE("search takes collective auto or parameter_server, nothing else", "[se
   CHECK_FALSE(ring["ok"].get<bool>());
   CHECK(ring["error"]["field"] == "collective");
 }
+
+TEST_CASE("overlapped step: each layer's exchange waits for its gradients and for the channel", "[search]") {
+  // data -> a -> b, sample-split on 4 devices of one node (no transfers between them). With the
+  // tables set by hand (ms): a forward 2, backward 4, exchange 5; b forward 1, backward 3,
+  // exchange 6. Backward runs b then a: b's gradients are ready at 3, its exchange ends at 9; a's
+  // are ready at 7, its exchange starts when the channel frees at 9 and ends at 14. Step =
+  // forward 3 + 14 = 17; Equation 1 adds everything: 3 + 7 + 11 = 21.
+  const Json spec = net_of({{"a", layer("Convolution", {"data"})}, {"b", layer("Convolution", {"a"})}});
+  const paleo::Request r = paleo::parse_request(Json{{"command", "layers"}, {"net", spec}, {"profile", "paleo2026"}});
+  const paleo::Network n = paleo::build_network(r.scenario.spec, r.scenario.graph, r.scenario.batch_size);
+  paleo::Cluster c;
+  c.nodes = 1;
+  c.devices_per_node = 4;
+  c.intra = link(1.0, 20);
+  c.inter = link(1.0, 20);
+  paleo::StrategyProblem p = paleo::make_strategy_problem(n, r.scenario.cost_model(), r.scenario.cost, c,
+                                                          paleo::collective_settings(r.scenario.device, 1));
+  const std::vector<int> dp = paleo::uniform_strategy(p, {4, 1, 1, 1});
+  const double fwd[] = {0, 2, 1}, bwd[] = {0, 4, 3}, sync[] = {0, 5, 6};
+  for (std::size_t i = 0; i < 3; ++i) {
+    const auto k = static_cast<std::size_t>(dp[i]);
+    REQUIRE(p.configs[i][k] == (paleo::StrategyConfig{4, 1, 1, 1}));
+    p.compute_ms[i][k] = fwd[i] + bwd[i];
+    p.backward_ms[i][k] = bwd[i];
+    p.sync_ms[i][k] = sync[i];
+  }
+  CHECK(paleo::strategy_cost(p, dp) == Approx(21).epsilon(1e-12));
+  CHECK(paleo::overlapped_strategy_cost(p, dp) == Approx(17).epsilon(1e-12));
+}
+
+TEST_CASE("search with overlap: never slower than without, and never slower than data parallelism", "[search]") {
+  Json q = {{"command", "search"}, {"net", "vgg16"}, {"device", "P100_SXM2"}, {"devices", 8},
+            {"devices_per_node", 4}, {"batch_size", 32}, {"collective", "parameter_server"}};
+  const Json plain = paleo::handle_request(q);
+  q["overlap"] = true;
+  const Json overlapped = paleo::handle_request(q);
+  REQUIRE(plain["ok"].get<bool>());
+  REQUIRE(overlapped["ok"].get<bool>());
+  CHECK_FALSE(plain["overlap"].get<bool>());
+  CHECK(overlapped["overlap"].get<bool>());
+  CHECK(overlapped["data_parallel_step_ms"].get<double>() < plain["data_parallel_step_ms"].get<double>());
+  CHECK(overlapped["step_ms"].get<double>() <= plain["step_ms"].get<double>() + 1e-9);
+  CHECK(overlapped["speedup_over_data_parallel"].get<double>() >= 1.0 - 1e-12);
+}

@@ -194,10 +194,10 @@ TEST_CASE("paleo validate prints one line per case and the family summary", "[va
 TEST_CASE("OptCNN's layer-wise speed-ups over data parallelism at 16 GPUs, from the suite's cases", "[validation][search]") {
   // Speed-up = data-parallel step / layer-wise step, predicted and as read off the paper's Figure 7
   // (the cases' measured figures): AlexNet 160 / 56.7 = 2.82, VGG-16 310.3 / 188.9 = 1.64,
-  // Inception-v3 304.8 / 211.6 = 1.44. VGG-16's is reproduced within the 20 % the issue asks;
-  // AlexNet's is 21 % short and Inception-v3's 29 % (the search finds no strategy better than data
-  // parallelism for it: docs/validation.md). The bounds record where the model stands, so that a
-  // change that loses ground fails here.
+  // Inception-v3 304.8 / 211.6 = 1.44. AlexNet's and VGG-16's are reproduced within the 20 % the
+  // issue asks; Inception-v3's is not: the search finds nothing better than data parallelism for
+  // it (speed-up 1.0, docs/validation.md), and the test says so, so that a model that gets it
+  // fails here first.
   const Json r = paleo::handle_request(Json{{"command", "validate"}, {"family", "cnn_layer_wise"}});
   REQUIRE(r["ok"].get<bool>());
   std::map<std::string, const Json*> rows;
@@ -210,9 +210,11 @@ TEST_CASE("OptCNN's layer-wise speed-ups over data parallelism at 16 GPUs, from 
   CHECK(speedup("AlexNet", "measured") == Approx(2.82).epsilon(0.01));
   CHECK(speedup("VGG16", "measured") == Approx(1.64).epsilon(0.01));
   CHECK(speedup("InceptionV3", "measured") == Approx(1.44).epsilon(0.01));
-  for (const auto& [net, bound] : std::map<std::string, double>{{"VGG16", 0.20}, {"AlexNet", 0.22}, {"InceptionV3", 0.30}}) {
+  for (const char* net : {"AlexNet", "VGG16"}) {
     INFO(net << ": predicted " << speedup(net, "predicted") << ", measured " << speedup(net, "measured"));
-    CHECK(std::abs(speedup(net, "predicted") / speedup(net, "measured") - 1) <= bound);
+    CHECK(std::abs(speedup(net, "predicted") / speedup(net, "measured") - 1) <= 0.20);
   }
+  // Never slower than data parallelism, which is one of the strategies searched.
+  CHECK(speedup("InceptionV3", "predicted") >= 1.0 - 1e-9);
   CHECK(speedup("InceptionV3", "predicted") < 1.1);  // the gap the docs describe
 }

@@ -323,7 +323,10 @@ const RequestField kRequestFields[] = {
     {"bucket_bytes", Applies::kCnn, read_bucket_bytes},
     {"optimizer", Applies::kAny, read_optimizer},
     {"pipeline", Applies::kCnn, read_pipeline},
-    {"overlap", Applies::kAny, [](const Json& q, Request& r) { r.overlap = read_bool(q, "overlap"); }},
+    {"overlap", Applies::kAny, [](const Json& q, Request& r) {
+       r.overlap = read_bool(q, "overlap");
+       r.overlap_given = true;
+     }},
     {"roofline", Applies::kCnn, [](const Json& q, Request& r) { r.scenario.cost.roofline = read_bool(q, "roofline"); }},
     {"training_scheme", Applies::kCnn,
      [](const Json& q, Request& r) {

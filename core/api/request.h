@@ -26,6 +26,7 @@ struct Request {
   std::string collective = "auto";       // gradient all-reduce algorithm
   double bucket_bytes = 25.0 * 1024 * 1024;  // PyTorch DDP's default bucket_cap_mb = 25
   bool overlap = true;
+  bool overlap_given = false;          // the request says "overlap" (search: off unless it does)
   std::string optimizer = "sgd";         // sgd, momentum, adam
   std::int64_t pipeline_stages = 1;
   std::int64_t micro_batches = 1;

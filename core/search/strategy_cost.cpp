@@ -158,19 +158,20 @@ void check_search_space(const StrategyProblem& p) {
 StrategyProblem make_strategy_problem(const Network& net, const CostModel& model, const CostOptions& options,
                                       const Cluster& cluster, const CollectiveSettings& sync,
                                       GradientExchange exchange) {
-  StrategyProblem p{&net, model, options, cluster, sync, exchange, cluster.devices(), {}, {}, {}, {}};
+  StrategyProblem p{&net, model, options, cluster, sync, exchange, cluster.devices(), {}, {}, {}, {}, {}};
   // The configurations first: the search's size is checked before any of it is priced.
   for (const Layer& l : net.layers) p.configs.push_back(layer_configs(l, p.devices));
   check_search_space(p);
   ReplicaSync gradient_sync{cluster, sync, exchange, {}};
   for (std::size_t i = 0; i < net.layers.size(); ++i) {
     const Layer& l = net.layers[i];
-    std::vector<double> compute, synchronise;
+    std::vector<double> compute, backward, synchronise;
     Layer part = l;
     for (const StrategyConfig& cfg : p.configs[i]) {
       cut_to_part(l, cfg, part);
       const LayerCost c = layer_compute_cost(part, model, options);
       compute.push_back(c.forward.total_ms() + c.backward.total_ms());
+      backward.push_back(c.backward.total_ms());
       const long replicas = cfg.n * cfg.h * cfg.w;
       // The gradients in the format they are reduced in (fp32 keeps weights_bytes).
       const double gradient_bytes =
@@ -180,6 +181,7 @@ StrategyProblem make_strategy_problem(const Network& net, const CostModel& model
                                 : 0.0);
     }
     p.compute_ms.push_back(std::move(compute));
+    p.backward_ms.push_back(std::move(backward));
     p.sync_ms.push_back(std::move(synchronise));
   }
   p.transfer = transfer_tables(p);
@@ -189,6 +191,26 @@ StrategyProblem make_strategy_problem(const Network& net, const CostModel& model
 double transfer_ms(const StrategyProblem& p, int producer, const StrategyConfig& a, int consumer,
                    const StrategyConfig& b) {
   return transfer_entry_ms(p, producer, a, consumer, b);
+}
+
+double overlapped_strategy_cost(const StrategyProblem& p, const std::vector<int>& choice) {
+  const auto& layers = p.net->layers;
+  double serial = p.model.step_overhead_ms();
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    const auto c = static_cast<std::size_t>(choice[i]);
+    serial += p.compute_ms[i][c] - p.backward_ms[i][c];
+    for (std::size_t k = 0; k < layers[i].parents.size(); ++k) {
+      const auto parent = static_cast<std::size_t>(layers[i].parents[k]);
+      serial += p.transfer.edge(i, k)[static_cast<std::size_t>(choice[parent]) * p.configs[i].size() + c];
+    }
+  }
+  double ready = 0, channel_free = 0;  // since the backward pass began
+  for (std::size_t i = layers.size(); i-- > 0;) {
+    const auto c = static_cast<std::size_t>(choice[i]);
+    ready += p.backward_ms[i][c];
+    if (p.sync_ms[i][c] > 0) channel_free = std::max(channel_free, ready) + p.sync_ms[i][c];
+  }
+  return serial + std::max(ready, channel_free);
 }
 
 double strategy_cost(const StrategyProblem& p, const std::vector<int>& choice) {

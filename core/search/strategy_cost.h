@@ -37,6 +37,7 @@ struct StrategyProblem {
   // Per layer (Network::layers position): its configurations and their t_c + t_s.
   std::vector<std::vector<StrategyConfig>> configs;
   std::vector<std::vector<double>> compute_ms;  // t_c: forward + backward of the slowest part
+  std::vector<std::vector<double>> backward_ms; // the backward share of t_c
   std::vector<std::vector<double>> sync_ms;     // t_s: all-reduce of the replicated parameters
   TransferTables transfer;                      // t_x of every edge for every pair of configurations
 };
@@ -60,6 +61,12 @@ StrategyProblem make_strategy_problem(const Network& net, const CostModel& model
 // the slowest device's incoming bytes over the link they cross, plus one latency.
 double transfer_ms(const StrategyProblem& p, int producer, const StrategyConfig& a, int consumer,
                    const StrategyConfig& b);
+
+// The step of a full assignment when each layer's t_s overlaps the backward passes after it
+// (wait-free backpropagation on one communication channel, docs/layerwise.md): the layers'
+// forward shares and the transfers in sequence, then the backward passes in reverse order, each
+// layer's exchange starting when its gradients are ready and the channel is free.
+double overlapped_strategy_cost(const StrategyProblem& p, const std::vector<int>& choice);
 
 // Equation 1 for a full assignment (config index per layer), from the problem's tables, plus the
 // software era's time per step outside any layer (step_overhead_ms).

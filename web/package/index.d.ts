@@ -366,6 +366,8 @@ export interface SearchResponse {
   layers: { name: string; type: string; config: StrategyConfig; devices: number; t_c_ms: number; t_s_ms: number;
     t_x_in_ms: number }[];
   scaling: Record<string, number>[];
+  /** Whether the steps were priced with the exchanges overlapping the backward pass. */
+  overlap: boolean;
   /** The software era pricing the layers (absent with a PPP). */
   software_era?: Record<string, unknown>;
   /** The `cnn_layer_wise` family's figures (docs/validation.md). */
