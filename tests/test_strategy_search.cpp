@@ -23,15 +23,20 @@ paleo::Link link(double latency_us, double gb_per_s) {
   return l;
 }
 
+paleo::Cluster cluster(long nodes, long per_node, const paleo::Link& intra, const paleo::Link& inter) {
+  paleo::Cluster c;
+  c.nodes = nodes;
+  c.devices_per_node = per_node;
+  c.intra = intra;
+  c.inter = inter;
+  return c;
+}
+
 // Solves `net` (a spec) on 2 nodes x 2 devices both ways.
 void check_against_oracle(const Json& net, double* eliminations = nullptr) {
   const paleo::Request r = paleo::parse_request(Json{{"command", "layers"}, {"net", net}, {"profile", "paleo2026"}});
   const paleo::Network n = paleo::build_network(r.scenario.spec, r.scenario.graph, r.scenario.batch_size);
-  paleo::Cluster c;
-  c.nodes = 2;
-  c.devices_per_node = 2;
-  c.intra = link(0.7, 130);
-  c.inter = link(2, 12);
+  const paleo::Cluster c = cluster(2, 2, link(0.7, 130), link(2, 12));
   const paleo::StrategyProblem p = paleo::make_strategy_problem(n, r.scenario.cost_model(), r.scenario.cost, c,
                                                                 paleo::collective_settings(r.scenario.device, 1));
   const paleo::StrategyResult fast = paleo::optimal_strategy(p);
@@ -120,11 +125,8 @@ TEST_CASE("OptCNN's parameter-server exchange and the era's runtime overheads, p
         Json{{"command", "layers"}, {"net", spec}, {"profile", "paleo2026"}, {"efficiency", efficiency}});
     static std::deque<paleo::Network> nets;  // the problem points at its network; a deque keeps it in place
     nets.push_back(paleo::build_network(r.scenario.spec, r.scenario.graph, r.scenario.batch_size));
-    paleo::Cluster c;
-    c.nodes = 2;
-    c.devices_per_node = 4;
-    c.intra = link(1.0, 20);   // 0.001 ms, 20 GB/s
-    c.inter = link(5.0, 10);   // 0.005 ms, 10 GB/s
+    // Latencies 0.001 and 0.005 ms, 20 and 10 GB/s.
+    const paleo::Cluster c = cluster(2, 4, link(1.0, 20), link(5.0, 10));
     const paleo::CostModel model = r.scenario.cost_model();
     return paleo::make_strategy_problem(nets.back(), model, r.scenario.cost, c,
                                         paleo::collective_settings(r.scenario.device, 1, model.message_overhead_ms()),
@@ -176,11 +178,7 @@ TEST_CASE("overlapped step: each layer's exchange waits for its gradients and fo
   const Json spec = net_of({{"a", layer("Convolution", {"data"})}, {"b", layer("Convolution", {"a"})}});
   const paleo::Request r = paleo::parse_request(Json{{"command", "layers"}, {"net", spec}, {"profile", "paleo2026"}});
   const paleo::Network n = paleo::build_network(r.scenario.spec, r.scenario.graph, r.scenario.batch_size);
-  paleo::Cluster c;
-  c.nodes = 1;
-  c.devices_per_node = 4;
-  c.intra = link(1.0, 20);
-  c.inter = link(1.0, 20);
+  const paleo::Cluster c = cluster(1, 4, link(1.0, 20), link(1.0, 20));
   paleo::StrategyProblem p = paleo::make_strategy_problem(n, r.scenario.cost_model(), r.scenario.cost, c,
                                                           paleo::collective_settings(r.scenario.device, 1));
   const std::vector<int> dp = paleo::uniform_strategy(p, {4, 1, 1, 1});
