@@ -259,3 +259,30 @@ TEST_CASE("the collective command: DeepBench's dual-root node, QPI between socke
   REQUIRE(one.value("ok", false));
   CHECK(one["beta_ms"].get<double>() == Approx(11.7440512).epsilon(1e-12));
 }
+
+TEST_CASE("the collective command: DeepBench's dual-root node, copies between the sockets staged through host memory") {
+  // presets/links.json: pcie3_host_staged_cross_socket 2.54 GB/s (bandwidthTest's device-to-host
+  // copy into the other socket's memory, gearshifft #82) and 1 us; infiniband_fdr 6.5 GB/s and
+  // 0.7 us. The ring moves at its slowest hop, 2.54 GB/s, with the larger latency, 1 us.
+  // 2 nodes x 8 GPUs, 67108864 bytes: alpha = 2 x 15 x 1 us = 0.03 ms;
+  // beta = 2 x 15/16 x 67108864 / 2.54e9 s = 125829120 / 2.54e9 s = 49.539023622... ms.
+  const nlohmann::ordered_json r = paleo::handle_request(
+      {{"command", "collective"}, {"op", "allreduce"}, {"algorithm", "ring"}, {"bytes", 67108864},
+       {"device", "TITAN_X"},
+       {"cluster", {{"nodes", 2}, {"devices_per_node", 8}, {"intra", "pcie3_host_staged_cross_socket"},
+                    {"inter", "infiniband_fdr"}}}});
+  REQUIRE(r.value("ok", false));
+  CHECK(r["workers"] == 16);
+  CHECK(r["alpha_ms"].get<double>() == Approx(0.03).epsilon(1e-12));
+  CHECK(r["beta_ms"].get<double>() == Approx(125829120.0 / 2.54e9 * 1e3).epsilon(1e-12));
+  CHECK(r["beta_ms"].get<double>() == Approx(49.5390236).epsilon(1e-8));
+  // 4 nodes x 8 GPUs: beta = 2 x 31/32 x 67108864 / 2.54e9 s = 51.190324409... ms.
+  const nlohmann::ordered_json four = paleo::handle_request(
+      {{"command", "collective"}, {"op", "allreduce"}, {"algorithm", "ring"}, {"bytes", 67108864},
+       {"device", "TITAN_X"},
+       {"cluster", {{"nodes", 4}, {"devices_per_node", 8}, {"intra", "pcie3_host_staged_cross_socket"},
+                    {"inter", "infiniband_fdr"}}}});
+  REQUIRE(four.value("ok", false));
+  CHECK(four["alpha_ms"].get<double>() == Approx(0.062).epsilon(1e-12));
+  CHECK(four["beta_ms"].get<double>() == Approx(51.1903244).epsilon(1e-8));
+}
