@@ -55,7 +55,7 @@ const char* const kUsage =
     "options: --device_name --network_name --batch_size --num_workers --scaling --ppp_comp\n"
     "  --ppp_comm --use_only_gemm --use_pipeline --parallel data|model|hybrid --hybrid_workers\n"
     "  --software --profile --conv_algorithm --workspace_limit_bytes --fetch_bandwidth_gb_per_s\n"
-    "  --separator --format table|csv|json --input_gradient\n"
+    "  --separator --format table|csv|json --input_gradient --memory_format nhwc|nchw\n"
     "  --precision fp32|tf32|fp16|bf16|fp8 --software_era ERA (paleo2026 CNNs, docs/model.md)\n"
     "cluster options (estimate): --cluster --nodes --per_node --intra --inter --nics_per_node\n"
     "  --collective --bucket_bytes --no_overlap --stages --micro_batches --schedule gpipe|1f1b\n"
@@ -123,7 +123,8 @@ int run(int argc, char** argv) {
       "fetch_bandwidth_gb_per_s", "separator", "format", "cluster", "nodes", "per_node", "intra", "inter",
       "nics_per_node", "collective", "bucket_bytes", "stages", "micro_batches", "schedule", "optimizer", "op",
       "algorithm", "workers", "bytes", "link", "bandwidth_gbps", "latency_us", "servers", "devices", "family",
-      "holdout", "request", "parameters", "loss", "loss_scale", "software_era", "max_evaluations", "calibration"};
+      "holdout", "request", "parameters", "loss", "loss_scale", "software_era", "max_evaluations", "calibration",
+      "memory_format"};
   valued.insert(valued.end(), transformer_valued_options().begin(), transformer_valued_options().end());
   valued.insert(valued.end(), training_scheme_valued_options().begin(), training_scheme_valued_options().end());
   Arguments args = parse_arguments(argc, argv, flags, valued);

@@ -253,6 +253,12 @@ void read_bucket_bytes(const Json& q, Request& r) {
   if (r.bucket_bytes < 0) throw Error("must not be negative", "", "bucket_bytes");
 }
 
+void read_memory_format(const Json& q, Request& r) {
+  const std::string format = read_key(q, "memory_format");
+  if (format != "nhwc" && format != "nchw") throw Error("must be \"nhwc\" or \"nchw\"", "", "memory_format");
+  r.scenario.cost.nchw_tensors = format == "nchw";
+}
+
 void read_optimizer(const Json& q, Request& r) {
   r.optimizer = read_key(q, "optimizer");
   if (r.optimizer != "sgd" && r.optimizer != "momentum" && r.optimizer != "adam")
@@ -337,6 +343,7 @@ const RequestField kRequestFields[] = {
     {"scheme_comparison", Applies::kCnn, [](const Json& q, Request& r) { r.scheme_comparison = read_bool(q, "scheme_comparison"); }},
     {"input_gradient", Applies::kCnn,
      [](const Json& q, Request& r) { r.scenario.cost.input_gradient = read_bool(q, "input_gradient"); }},
+    {"memory_format", Applies::kCnn, read_memory_format},
     // Time and cost to train.
     {"dataset_samples", Applies::kCnn,
      [](const Json& q, Request& r) {

@@ -1,5 +1,6 @@
 #include "core/cost/layer_cost.h"
 
+#include "core/cost/layout_conversion.h"
 #include "core/cost/memory_bound_cost.h"
 #include "core/cost/recurrent_cost.h"
 
@@ -163,10 +164,14 @@ LayerCost layer_compute_cost(const Layer& l, const CostModel& model, const CostO
       }
       if (model.per_kernel()) {
         price_kernel(passes, model);
+        PassCosts conversions;
+        if (options.nchw_tensors) conversions = nchw_conversion_kernels(l, model, passes);
         for (PassCosts& k : fused_epilogue_kernels(l, model)) {
           price_kernel(k, model);
           add_kernels(passes, k);
         }
+        price_kernel(conversions, model);
+        add_kernels(passes, conversions);
       } else if (model.profile().cost_memory_bound_layers) {
         add_fused_epilogue(l, model, passes);
       }

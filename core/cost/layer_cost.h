@@ -24,6 +24,9 @@ struct CostOptions {
   // Layers fed by the input image also compute its gradient (a "full" backprop: adversarial
   // examples, saliency; some benchmarks time it). Off: the input needs no gradient.
   bool input_gradient = false;
+  // Activations stored NCHW (PyTorch's default memory format), not channels-last: under a software
+  // era each tensor-core convolution pass adds cuDNN's layout conversions (core/cost/layout_conversion.h).
+  bool nchw_tensors = false;
 };
 
 struct LayerCost {

@@ -42,10 +42,14 @@ double dense_peak_gflops(const Device& d, Dtype t) {
   return d.peak_tensor_gflops.at(tensor_peak_key(e));
 }
 
-double matmul_peak_gflops(const Device& d, Dtype t, double n, double k) {
+bool runs_on_tensor_cores(const Device& d, Dtype t, double n, double k) {
   const Dtype e = effective_matmul_dtype(d, t);
-  if (e == Dtype::kFp32 || !tensor_core_aligned(e, n, k)) return d.peak_gflops;
-  return d.peak_tensor_gflops.at(tensor_peak_key(e));
+  return e != Dtype::kFp32 && tensor_core_aligned(e, n, k);
+}
+
+double matmul_peak_gflops(const Device& d, Dtype t, double n, double k) {
+  if (!runs_on_tensor_cores(d, t, n, k)) return d.peak_gflops;
+  return d.peak_tensor_gflops.at(tensor_peak_key(effective_matmul_dtype(d, t)));
 }
 
 }  // namespace paleo

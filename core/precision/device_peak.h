@@ -17,6 +17,8 @@ namespace paleo {
 // The format the device's matrix units actually run for `t` (after fallback); kFp32 when none.
 Dtype effective_matmul_dtype(const Device& d, Dtype t);
 bool tensor_core_aligned(Dtype t, double n, double k);
+// Whether an (m x k) by (k x n) product in format t runs on the matrix units (tensor cores).
+bool runs_on_tensor_cores(const Device& d, Dtype t, double n, double k);
 // Peak GFLOP/s for an (m x k) by (k x n) product in format t.
 double matmul_peak_gflops(const Device& d, Dtype t, double n, double k);
 // Peak of the format's dense matrix units (the denominator of MFU); the vector peak without any.

@@ -92,6 +92,8 @@ export interface RequestFields {
   hybrid_workers?: number;
   roofline?: boolean;
   input_gradient?: boolean;
+  /** How activations are stored; 'nchw' adds cuDNN's layout conversions around tensor-core convolutions (software eras). */
+  memory_format?: 'nhwc' | 'nchw';
   precision?: 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | Record<string, string>;
   software_era?: string;
   efficiency?: Partial<Record<'matmul_ceiling' | 'conv_ceiling' | 'tile' | 'short_k' | 'vector_ceiling' | 'winograd_ceiling' |
