@@ -33,7 +33,8 @@ const char* const kUsage =
     "  layers NET     per-layer forward / backward-data / backward-filter times\n"
     "  estimate NET   layers and totals (plus scaling with --num_workers)\n"
     "  summary NET    shapes and parameters\n"
-    "  search NET     layer-wise parallel strategy (--devices --per_node; OptCNN)\n"
+    "  search NET     layer-wise parallel strategy (--devices --per_node; OptCNN; --collective\n"
+    "                 auto|parameter_server, --overlap: exchanges overlap the backward pass)\n"
     "  plan NET       the fastest parallel layouts of a transformer (--devices --per_node\n"
     "                 --global_batch --seq_len --precision)\n"
     "  inference NET  prefill and decode of a transformer (--tp --batch_size --prompt_len\n"
@@ -114,7 +115,7 @@ int run_api(const Arguments& args) {
 }
 
 int run(int argc, char** argv) {
-  std::vector<std::string> flags = {"use_only_gemm", "use_pipeline", "help", "no_overlap", "roofline", "input_gradient"};
+  std::vector<std::string> flags = {"use_only_gemm", "use_pipeline", "help", "no_overlap", "overlap", "roofline", "input_gradient"};
   flags.insert(flags.end(), transformer_flag_options().begin(), transformer_flag_options().end());
   flags.insert(flags.end(), training_scheme_flag_options().begin(), training_scheme_flag_options().end());
   std::vector<std::string> valued = {

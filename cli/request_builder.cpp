@@ -175,6 +175,7 @@ Json build_request(const std::string& command, const Arguments& args, Json net) 
   if (args.has("collective")) r["collective"] = args.get("collective", "");
   if (args.has("bucket_bytes")) r["bucket_bytes"] = number_or_text(args.get("bucket_bytes", ""));
   if (args.has("no_overlap")) r["overlap"] = false;
+  if (args.has("overlap")) r["overlap"] = true;
   if (args.has("stages") || args.has("micro_batches") || args.has("schedule")) {
     Json p = Json::object();
     if (args.has("stages")) p["stages"] = number_or_text(args.get("stages", ""));

@@ -127,6 +127,18 @@ TEST_CASE("CLI: --format json prints exactly the response of the equivalent requ
     const Json local = run_json("estimate resnet50_v1_5 --cluster dgx1_v100_edr --nodes 4 --averaging_every 8 --format json");
     CHECK(local["training_scheme"]["exchange"].get<std::string>().rfind("local_sgd", 0) == 0);
   }
+  SECTION("search with OptCNN's parameter server and overlap") {
+    const Json printed = run_json(
+        "search vgg16 --device_name P100_SXM2 --devices 8 --per_node 4 --batch_size 32 --collective parameter_server "
+        "--overlap --software_era legion_cudnn7_2018 --format json");
+    const Json expected = paleo::handle_request(
+        Json{{"command", "search"}, {"net", "vgg16"}, {"device", "P100_SXM2"}, {"devices", 8}, {"devices_per_node", 4},
+             {"batch_size", 32}, {"collective", "parameter_server"}, {"overlap", true},
+             {"software_era", "legion_cudnn7_2018"}});
+    REQUIRE(expected.value("ok", false));
+    CHECK(expected["overlap"].get<bool>());
+    CHECK(printed == expected);
+  }
   SECTION("layers vgg16") {
     // `layers` follows the API's defaults (only the drop-in `simulate` stands in "auto" for
     // the original's cuDNN heuristics).
