@@ -241,6 +241,11 @@ test('the layer-wise search for AlexNet on 16 GPUs (4 x 4) equals the CLI\'s', a
   assertClose((await result(page)).search.step_ms, cli.step_ms, 1e-12);
   const summary = await page.locator('#search-summary').textContent();
   assert.match(summary, new RegExp(`data parallelism ${cli.speedup_over_data_parallel.toFixed(2)}×`));
+  // The band of OptCNN's Figure 7 cases (the core's expected_error), beside the search's numbers.
+  const band = cli.expected_error;
+  assert.equal(band.family, 'cnn_layer_wise');
+  assert.ok(summary.includes(`typically within ±${(band.median_abs_error * 100).toFixed(1)} %`), summary);
+  assert.ok(summary.includes(`${band.cases} cnn_layer_wise cases`), summary);
   const rows = page.locator('#search-table tbody tr');
   assert.equal(await rows.count(), cli.layers.length);
   for (let i = 0; i < cli.layers.length; ++i) {

@@ -3,7 +3,7 @@
 // returns its data for CSV export. Every number is the core's (docs/api.md): the time to train,
 // the fastest scheme and the scheme list included; nothing here computes a model result.
 import { el, table } from './dom.js';
-import { absPercent, bytes, count, duration, integer, money, ms, ratio } from './format.js';
+import { absPercent, bytes, count, duration, expectedErrorText, integer, money, ms, ratio } from './format.js';
 import { lineChart } from './charts.js';
 
 export { duration, money };
@@ -204,7 +204,8 @@ export function search(nodes, r) {
     `${r.batch_per_device} per device: layer-wise ${ms(r.step_ms)} ms per step, data parallel ` +
     `${ms(r.data_parallel_step_ms)} ms, model parallel ${ms(r.model_parallel_step_ms)} ms. Speed-up over data ` +
     `parallelism ${r.speedup_over_data_parallel.toFixed(2)}×, over the best uniform strategy ` +
-    `${r.speedup_over_best_uniform.toFixed(2)}×.` + (r.reduced ? '' : ' ' + r.message) }));
+    `${r.speedup_over_best_uniform.toFixed(2)}×.` + (r.reduced ? '' : ' ' + r.message) +
+    (r.expected_error ? ' ' + expectedErrorText(r.expected_error) : '') }));
   lineChart(nodes.chart, { title: 'Throughput (samples/s)', xLabel: 'devices', yLabel: 'samples/s',
     xs: r.scaling.map((p) => p.devices),
     series: [{ label: 'layer-wise', values: r.scaling.map((p) => p.layerwise_samples_per_s) },
