@@ -14,34 +14,20 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json layer_x(const Json& request) {
-  const Json out = paleo::handle_request(request);
-  INFO(out.dump().substr(0, 400));
-  REQUIRE(out["ok"].get<bool>());
-  for (const Json& row : out["layers"])
-    if (row["name"] == "x") return row;
-  FAIL("no layer x");
-  return Json();
-}
-
-Json conv(int k, int cin, int cout) {
-  return {{"type", "Convolution"}, {"filter", {k, k, cin, cout}}, {"strides", {1, 1, 1, 1}},
-          {"padding", "SAME"}, {"activation_fn", nullptr}, {"bias", false}};
-}
 
 }  // namespace
 
 TEST_CASE("An era's library offers only its algorithms, and auto takes the fastest of them", "[era][conv]") {
   // AlexNet's conv2 shape: 5x5, 64 -> 192 channels on 27x27 maps, batch 128.
-  const Json net = one_layer_net(conv(5, 64, 192), {128, 27, 27, 64});
+  const Json net = one_layer_net(square_conv(5, 64, 192), {128, 27, 27, 64});
   const Json base = {{"command", "layers"}, {"net", net}, {"device", "TITAN_X"}, {"software_era", "cudnn_r4_2016"}};
-  const Json chosen = layer_x(base)["forward"];
+  const Json chosen = x_row(base)["forward"];
   CHECK(chosen["algorithm"] != "winograd");  // cuDNN R4 had no Winograd
   double fastest = std::numeric_limits<double>::infinity();
   for (const char* a : {"gemm", "precomp_gemm", "fft", "fft_tiling"}) {
     Json forced = base;
     forced["conv_algorithm"] = a;
-    fastest = std::min(fastest, layer_x(forced)["forward"]["total_ms"].get<double>());
+    fastest = std::min(fastest, x_row(forced)["forward"]["total_ms"].get<double>());
   }
   CHECK(chosen["total_ms"].get<double>() == Approx(fastest).epsilon(1e-12));
   // The era lists its algorithms in the response.
@@ -52,13 +38,13 @@ TEST_CASE("An era's library offers only its algorithms, and auto takes the faste
 }
 
 TEST_CASE("conv_ceiling prices convolutions and matmul_ceiling fully connected layers", "[era][conv]") {
-  const Json conv_net = one_layer_net(conv(3, 64, 64), {32, 28, 28, 64});
+  const Json conv_net = one_layer_net(square_conv(3, 64, 64), {32, 28, 28, 64});
   const Json fc_net = one_layer_net({{"type", "InnerProduct"}, {"num_outputs", 4096}}, {32, 4096});
   auto comp_ms = [](const Json& net, double conv_ceiling, double matmul_ceiling) {
     const Json r = {{"command", "layers"}, {"net", net}, {"device", "V100_SXM2_16GB"}, {"conv_algorithm", "gemm"},
                     {"efficiency", {{"conv_ceiling", conv_ceiling}, {"matmul_ceiling", matmul_ceiling},
                                     {"kernel_overhead_ms", 0}}}};
-    return layer_x(r)["forward"]["comp_ms"].get<double>();
+    return x_row(r)["forward"]["comp_ms"].get<double>();
   };
   // Halving a ceiling doubles the compute time of the layers it governs, and only theirs.
   CHECK(comp_ms(conv_net, 0.25, 0.8) == Approx(2 * comp_ms(conv_net, 0.5, 0.8)).epsilon(1e-12));
@@ -71,12 +57,12 @@ TEST_CASE("input_gradient adds the data gradient of a layer fed by the input", "
   // data (16 x 32 x 32 x 3) -> x: 3x3, 3 -> 64, stride 1, SAME. paleo2017 at PPP 1, GEMM.
   Json net = {{"name", "first"},
               {"layers", {{"data", {{"parents", Json::array()}, {"type", "Input"}, {"tensor", {16, 32, 32, 3}}}},
-                          {"x", conv(3, 3, 64)}}}};
+                          {"x", square_conv(3, 3, 64)}}}};
   net["layers"]["x"]["parents"] = {"data"};
   Json r = {{"command", "layers"}, {"net", net}, {"device", "TITAN_X"}, {"profile", "paleo2017"}};
-  CHECK(layer_x(r)["backward_data"]["flops"].get<double>() == 0);
+  CHECK(x_row(r)["backward_data"]["flops"].get<double>() == 0);
   r["input_gradient"] = true;
-  const Json with = layer_x(r);
+  const Json with = x_row(r);
   // The data gradient is a 3x3 convolution of the 64-channel output gradient back to 3 channels:
   // 2 x 16 x 32 x 32 x 3 x (3 x 3 x 64) FLOPs.
   CHECK(with["backward_data"]["flops"].get<double>() == 2.0 * 16 * 32 * 32 * 3 * (3 * 3 * 64));
@@ -90,13 +76,13 @@ TEST_CASE("input_gradient adds the data gradient of a layer fed by the input", "
 TEST_CASE("winograd_ceiling prices Winograd convolutions, vector_ceiling the FFT", "[era][conv]") {
   // 3x3, 64 -> 64 channels, stride 1, SAME, on 32x32 maps, batch 16: Winograd F(4x4, 3x3),
   // alpha = 4 + 3 - 1 = 6, P = 16 x ceil(32/4) x ceil(32/4) = 1024 tiles, 64 x 64 = 4096 filter pairs.
-  const Json net = one_layer_net(conv(3, 64, 64), {16, 32, 32, 64});
+  const Json net = one_layer_net(square_conv(3, 64, 64), {16, 32, 32, 64});
   auto forward = [&](const char* algorithm, double winograd_ceiling, double vector_ceiling) {
     const Json r = {{"command", "layers"}, {"net", net}, {"device", "P100_SXM2"}, {"software_era", "tensorflow_2017"},
                     {"conv_algorithm", algorithm},
                     {"efficiency", {{"winograd_ceiling", winograd_ceiling}, {"vector_ceiling", vector_ceiling},
                                     {"kernel_overhead_ms", 0}}}};
-    return layer_x(r)["forward"];
+    return x_row(r)["forward"];
   };
   // Multiply-adds: filter transform 4096 x (9 x 6 + 36 x 3) = 663,552; data transform
   // 1024 x 64 x 2 x 216 = 28,311,552; batched products 36 x 4096 x 1024 = 150,994,944; output

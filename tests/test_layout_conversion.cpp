@@ -10,20 +10,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json layer_x(const Json& request) {
-  const Json out = paleo::handle_request(request);
-  INFO(out.dump().substr(0, 400));
-  REQUIRE(out["ok"].get<bool>());
-  for (const Json& row : out["layers"])
-    if (row["name"] == "x") return row;
-  FAIL("no layer x");
-  return Json();
-}
-
-Json conv(int k, int cin, int cout) {
-  return {{"type", "Convolution"}, {"filter", {k, k, cin, cout}}, {"strides", {1, 1, 1, 1}},
-          {"padding", "SAME"}, {"activation_fn", nullptr}, {"bias", false}};
-}
 
 Json request(const Json& net, const char* precision) {
   return {{"command", "layers"}, {"net", net}, {"device", "A100_80GB_SXM"}, {"precision", precision},
@@ -39,14 +25,14 @@ TEST_CASE("NCHW tensors add a transpose kernel to each tensor-core convolution p
   // 3 x 3 x 64 x 64 = 36,864 (147,456 bytes). Each pass's conversion reads and writes all three:
   // 2 x (4,194,304 + 4,194,304 + 147,456) = 17,072,128 bytes, at 2039e9 x 0.5 bytes/s
   // 0.0167456 ms, plus the kernel's 0.01 ms overhead.
-  const Json net = one_layer_net(conv(3, 64, 64), {16, 32, 32, 64});
+  const Json net = one_layer_net(square_conv(3, 64, 64), {16, 32, 32, 64});
   Json nhwc = request(net, "tf32");
-  const Json unset = layer_x(nhwc);
+  const Json unset = x_row(nhwc);
   nhwc["memory_format"] = "nhwc";
-  const Json channels_last = layer_x(nhwc);
+  const Json channels_last = x_row(nhwc);
   Json nchw = request(net, "tf32");
   nchw["memory_format"] = "nchw";
-  const Json converted = layer_x(nchw);
+  const Json converted = x_row(nchw);
   const double bytes = 17072128;
   const double ms = bytes / (2039e9 * 0.5) * 1e3 + 0.01;
   for (const char* pass : {"forward", "backward_data", "backward_filter"}) {
@@ -61,20 +47,20 @@ TEST_CASE("NCHW tensors add a transpose kernel to each tensor-core convolution p
 
 TEST_CASE("NCHW tensors cost nothing extra on the CUDA cores", "[era][conv]") {
   // fp32 runs on the CUDA cores; TF32 with 3 input channels is not aligned to 4 elements (16 bytes).
-  const Json cases[][2] = {{one_layer_net(conv(3, 64, 64), {16, 32, 32, 64}), "fp32"},
-                           {one_layer_net(conv(3, 3, 64), {16, 32, 32, 3}), "tf32"}};
+  const Json cases[][2] = {{one_layer_net(square_conv(3, 64, 64), {16, 32, 32, 64}), "fp32"},
+                           {one_layer_net(square_conv(3, 3, 64), {16, 32, 32, 3}), "tf32"}};
   for (const auto& c : cases) {
     Json r = request(c[0], c[1].get<std::string>().c_str());
-    const Json channels_last = layer_x(r);
+    const Json channels_last = x_row(r);
     r["memory_format"] = "nchw";
-    const Json converted = layer_x(r);
+    const Json converted = x_row(r);
     for (const char* pass : {"forward", "backward_data", "backward_filter"})
       CHECK(converted[pass]["total_ms"].get<double>() == channels_last[pass]["total_ms"].get<double>());
   }
 }
 
 TEST_CASE("memory_format names nhwc or nchw", "[era][conv]") {
-  Json r = request(one_layer_net(conv(3, 64, 64), {16, 32, 32, 64}), "tf32");
+  Json r = request(one_layer_net(square_conv(3, 64, 64), {16, 32, 32, 64}), "tf32");
   r["memory_format"] = "chw";
   const Json bad = paleo::handle_request(r);
   CHECK_FALSE(bad["ok"].get<bool>());
