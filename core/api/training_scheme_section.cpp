@@ -4,6 +4,7 @@
 
 #include "core/api/cluster_section.h"
 #include "core/api/request.h"
+#include "core/base/enum_names.h"
 #include "core/base/error.h"
 #include "core/base/request_limits.h"
 #include "core/training_scheme/scheme_comparison.h"
@@ -53,10 +54,9 @@ const SchemeField kSchemeFields[] = {
      }},
     {"compression", [](const Json& v, TrainingScheme& s) { s.compression = parse_compression(read_text(v, "compression"), member("compression")); }},
     {"exchange", [](const Json& v, TrainingScheme& s) {
-       const std::string e = read_text(v, "exchange");
-       if (e == "allreduce") s.exchange = GradientExchange::kAllReduce;
-       else if (e == "parameter_server") s.exchange = GradientExchange::kParameterServer;
-       else throw Error("unknown exchange '" + e + "' (allreduce, parameter_server)", "", member("exchange"));
+       static const EnumName<GradientExchange> exchanges[] = {{GradientExchange::kAllReduce, "allreduce"},
+                                                              {GradientExchange::kParameterServer, "parameter_server"}};
+       s.exchange = parse_enum(exchanges, read_text(v, "exchange"), "exchange", member("exchange"));
      }},
     {"server_layout", [](const Json& v, TrainingScheme& s) { s.server.layout = parse_server_layout(read_text(v, "server_layout"), member("server_layout")); }},
     {"servers", [](const Json& v, TrainingScheme& s) { s.server.servers = read_whole(v, "servers", 1, kMaxDevices); }},

@@ -132,14 +132,15 @@ CollectiveCost from_terms(const Terms& t, const Link& link, const CollectiveSett
   return c;
 }
 
+
+}  // namespace
+
 CollectiveCost& operator+=(CollectiveCost& a, const CollectiveCost& b) {
   a.alpha_ms += b.alpha_ms;
   a.beta_ms += b.beta_ms;
   a.reduction_ms += b.reduction_ms;
   return a;
 }
-
-}  // namespace
 
 CollectiveOp parse_collective_op(const std::string& name) {
   if (name == "allreduce" || name == "all_reduce") return CollectiveOp::kAllReduce;

@@ -26,6 +26,9 @@ struct CollectiveCost {
   double time_ms() const { return alpha_ms + beta_ms + reduction_ms; }
 };
 
+// Adds b's latency, bandwidth and reduction terms to a's (a keeps its algorithm name).
+CollectiveCost& operator+=(CollectiveCost& a, const CollectiveCost& b);
+
 struct CollectiveSettings {
   // Milliseconds per byte reduced (the reduction reads two operands and writes one).
   double reduction_ms_per_byte = 0;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/base/enum_names.h"
 #include "core/training_scheme/sparse_all_reduce.h"
 
 namespace paleo {
@@ -13,14 +14,9 @@ double ceil_log2(std::int64_t p) {
   return r;
 }
 
-const char* collective_label(WireCollective c) {
-  switch (c) {
-    case WireCollective::kAllReduce: return "allreduce";
-    case WireCollective::kAllGather: return "allgather";
-    case WireCollective::kSparseAllReduce: return "sparse_allreduce";
-  }
-  return "allreduce";
-}
+const EnumName<WireCollective> kWireCollectives[] = {{WireCollective::kAllReduce, "allreduce"},
+                                                      {WireCollective::kAllGather, "allgather"},
+                                                      {WireCollective::kSparseAllReduce, "sparse_allreduce"}};
 
 }  // namespace
 
@@ -87,7 +83,7 @@ CompressedSync compressed_sync(const Compression& compression, const std::vector
     return c;
   };
   out.sync = gradient_sync(backward_ms, wire, mixed ? 0 : bucket_bytes, price);
-  out.collective = mixed ? "allreduce+allgather" : collective_label(single);
+  out.collective = mixed ? "allreduce+allgather" : enum_name(kWireCollectives, single);
   if (!mixed && single == WireCollective::kAllReduce) out.collective = out.sync.parts.algorithm;
   return out;
 }

@@ -2,25 +2,23 @@
 
 #include <algorithm>
 
+#include "core/base/enum_names.h"
 #include "core/base/error.h"
 
 namespace paleo {
 
+namespace {
+
+const EnumName<Consistency> kConsistencies[] = {
+    {Consistency::kSynchronous, "sync"}, {Consistency::kStaleSynchronous, "ssp"}, {Consistency::kAsynchronous, "async"}};
+
+}  // namespace
+
 Consistency parse_consistency(const std::string& text, const std::string& field) {
-  if (text == "sync") return Consistency::kSynchronous;
-  if (text == "ssp") return Consistency::kStaleSynchronous;
-  if (text == "async") return Consistency::kAsynchronous;
-  throw Error("unknown consistency '" + text + "' (sync, ssp, async)", "", field);
+  return parse_enum(kConsistencies, text, "consistency", field);
 }
 
-const char* consistency_name(Consistency c) {
-  switch (c) {
-    case Consistency::kSynchronous: return "sync";
-    case Consistency::kStaleSynchronous: return "ssp";
-    case Consistency::kAsynchronous: return "async";
-  }
-  return "sync";
-}
+const char* consistency_name(Consistency c) { return enum_name(kConsistencies, c); }
 
 ConsistencyStep synchronous_step(const StragglerModel& jitter, double step_ms, double compute_ms,
                                  std::int64_t workers, std::int64_t staleness) {

@@ -2,29 +2,24 @@
 
 #include <cmath>
 
+#include "core/base/enum_names.h"
 #include "core/base/error.h"
 
 namespace paleo {
 
+namespace {
+
+const EnumName<AveragingKind> kAveragings[] = {
+    {AveragingKind::kNone, "none"},     {AveragingKind::kLocalSgd, "local_sgd"}, {AveragingKind::kElastic, "elastic"},
+    {AveragingKind::kGossip, "gossip"}, {AveragingKind::kEnsemble, "ensemble"}};
+
+}  // namespace
+
 AveragingKind parse_averaging(const std::string& text, const std::string& field) {
-  if (text == "none") return AveragingKind::kNone;
-  if (text == "local_sgd") return AveragingKind::kLocalSgd;
-  if (text == "elastic") return AveragingKind::kElastic;
-  if (text == "gossip") return AveragingKind::kGossip;
-  if (text == "ensemble") return AveragingKind::kEnsemble;
-  throw Error("unknown averaging '" + text + "' (none, local_sgd, elastic, gossip, ensemble)", "", field);
+  return parse_enum(kAveragings, text, "averaging", field);
 }
 
-const char* averaging_name(AveragingKind k) {
-  switch (k) {
-    case AveragingKind::kNone: return "none";
-    case AveragingKind::kLocalSgd: return "local_sgd";
-    case AveragingKind::kElastic: return "elastic";
-    case AveragingKind::kGossip: return "gossip";
-    case AveragingKind::kEnsemble: return "ensemble";
-  }
-  return "none";
-}
+const char* averaging_name(AveragingKind k) { return enum_name(kAveragings, k); }
 
 double gossip_rounds(std::int64_t workers) { return 1.639 * std::log2(static_cast<double>(workers)); }
 

@@ -2,34 +2,22 @@
 
 #include <algorithm>
 
+#include "core/base/enum_names.h"
 #include "core/base/error.h"
 
 namespace paleo {
 namespace {
 
-void add(CollectiveCost& total, const CollectiveCost& part) {
-  total.alpha_ms += part.alpha_ms;
-  total.beta_ms += part.beta_ms;
-  total.reduction_ms += part.reduction_ms;
-}
+const EnumName<ServerLayout> kServerLayouts[] = {
+    {ServerLayout::kSingle, "single"}, {ServerLayout::kSharded, "sharded"}, {ServerLayout::kHierarchical, "hierarchical"}};
 
 }  // namespace
 
 ServerLayout parse_server_layout(const std::string& text, const std::string& field) {
-  if (text == "single") return ServerLayout::kSingle;
-  if (text == "sharded") return ServerLayout::kSharded;
-  if (text == "hierarchical") return ServerLayout::kHierarchical;
-  throw Error("unknown server layout '" + text + "' (single, sharded, hierarchical)", "", field);
+  return parse_enum(kServerLayouts, text, "server layout", field);
 }
 
-const char* server_layout_name(ServerLayout l) {
-  switch (l) {
-    case ServerLayout::kSingle: return "single";
-    case ServerLayout::kSharded: return "sharded";
-    case ServerLayout::kHierarchical: return "hierarchical";
-  }
-  return "single";
-}
+const char* server_layout_name(ServerLayout l) { return enum_name(kServerLayouts, l); }
 
 ServerExchange server_exchange(const ParameterServerSpec& spec, const std::vector<GradientTensor>& tensors,
                                const Cluster& cluster, std::int64_t workers, const Device& device,
@@ -59,15 +47,15 @@ ServerExchange server_exchange(const ParameterServerSpec& spec, const std::vecto
       workers == cluster.devices()) {
     out.layout = ServerLayout::kHierarchical;
     // Inside the node: reduce-scatter and all-gather of the model; then one client per node.
-    add(out.exchange, best_collective(CollectiveOp::kReduceScatter, cluster.devices_per_node, out.pulled_bytes,
-                                      cluster.intra, settings));
-    add(out.exchange, best_collective(CollectiveOp::kAllGather, cluster.devices_per_node, out.pulled_bytes,
-                                      cluster.intra, settings));
+    out.exchange += best_collective(CollectiveOp::kReduceScatter, cluster.devices_per_node, out.pulled_bytes,
+                                    cluster.intra, settings);
+    out.exchange += best_collective(CollectiveOp::kAllGather, cluster.devices_per_node, out.pulled_bytes,
+                                    cluster.intra, settings);
     clients = cluster.nodes;
   }
   const CollectiveAlgorithm algorithm =
       servers > 1 ? CollectiveAlgorithm::kShardedParameterServer : CollectiveAlgorithm::kParameterServer;
-  add(out.exchange, collective_cost(CollectiveOp::kAllReduce, algorithm, clients, bytes, link, s));
+  out.exchange += collective_cost(CollectiveOp::kAllReduce, algorithm, clients, bytes, link, s);
   out.exchange.algorithm = std::string("parameter_server_") + server_layout_name(out.layout);
   const double gflops = device.peak_gflops > 0 ? device.peak_gflops : 1;
   out.server_compute_ms = out.server_flops * static_cast<double>(clients) / servers / (gflops * 1e9) * 1e3;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/base/enum_names.h"
 #include "core/base/error.h"
 
 namespace paleo {
@@ -25,12 +26,9 @@ double max_cdf(const StragglerModel& j, double mean_ms, double spread, std::int6
 }  // namespace
 
 const char* jitter_distribution_name(JitterDistribution d) {
-  switch (d) {
-    case JitterDistribution::kNone: return "none";
-    case JitterDistribution::kNormal: return "normal";
-    case JitterDistribution::kLognormal: return "lognormal";
-  }
-  return "none";
+  static const EnumName<JitterDistribution> names[] = {
+      {JitterDistribution::kNone, "none"}, {JitterDistribution::kNormal, "normal"}, {JitterDistribution::kLognormal, "lognormal"}};
+  return enum_name(names, d);
 }
 
 StragglerModel parse_jitter(const std::string& text, const std::string& field) {
