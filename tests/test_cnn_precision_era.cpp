@@ -75,6 +75,10 @@ TEST_CASE("A CNN request picks the CNN era of its device, a transformer its own"
   const paleo::Presets& p = paleo::Presets::instance();
   CHECK(paleo::default_software_era(p.device("TITAN_X"), "cnn").key == "cudnn_r4_2016");
   CHECK(paleo::default_software_era(p.device("P100_SXM2"), "cnn").key == "cudnn_r4_2016");
+  // Kepler runs apart from Maxwell and Pascal (docs/validation.md): its own era, fitted to the K40c.
+  CHECK(paleo::default_software_era(p.device("K40"), "cnn").key == "torch_cudnn5_kepler_2016");
+  CHECK(paleo::default_software_era(p.device("K80"), "cnn").key == "torch_cudnn5_kepler_2016");
+  CHECK(paleo::default_software_era(p.device("GTX_1080"), "cnn").key == "cudnn_r4_2016");
   CHECK(paleo::default_software_era(p.device("V100_SXM2_16GB"), "cnn").key == "pytorch_cudnn8_2021");
   CHECK(paleo::default_software_era(p.device("A100_80GB_SXM"), "cnn").key == "pytorch_cudnn8_2021");
   CHECK(paleo::default_software_era(p.device("V100_SXM2_16GB")).key == "megatron_lm_2019");
