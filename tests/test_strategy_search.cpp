@@ -10,6 +10,7 @@
 #include "core/api/request.h"
 #include "core/cluster/cluster_step.h"
 #include "core/search/strategy_search.h"
+#include "core/search/strategy_traffic.h"
 #include "small_layer_graphs.h"
 
 namespace {
@@ -152,6 +153,36 @@ TEST_CASE("OptCNN's parameter-server exchange and the era's runtime overheads, p
   const std::vector<int> first(plain.configs.size(), 0);
   CHECK(paleo::strategy_cost(slow, first) == Approx(paleo::strategy_cost(plain, first) + 7.5).epsilon(1e-12));
   CHECK(paleo::optimal_strategy(slow).cost_ms == Approx(paleo::optimal_strategy(plain).cost_ms + 7.5).epsilon(1e-12));
+}
+
+TEST_CASE("the bytes a strategy moves per step, counted by hand", "[search]") {
+  // data [8, 8, 8, 8] -> conv1 -> conv2 (3x3x8x8, SAME) on 2 nodes x 4 devices, fp32 (4 bytes).
+  const Json spec = net_of({{"conv1", layer("Convolution", {"data"})}, {"conv2", layer("Convolution", {"conv1"})}});
+  const paleo::Request r = paleo::parse_request(Json{{"command", "layers"}, {"net", spec}, {"profile", "paleo2026"}});
+  const paleo::Network n = paleo::build_network(r.scenario.spec, r.scenario.graph, r.scenario.batch_size);
+  const paleo::Cluster c = cluster(2, 4, link(1.0, 20), link(5.0, 10));
+  auto problem = [&](paleo::GradientExchange exchange) {
+    return paleo::make_strategy_problem(n, r.scenario.cost_model(), r.scenario.cost, c,
+                                        paleo::collective_settings(r.scenario.device, 1), exchange);
+  };
+  const double w = static_cast<double>(n.layers[1].weights_bytes);
+  REQUIRE(w == static_cast<double>(n.layers[2].weights_bytes));
+  // Data parallel: every layer sample-split 8 ways, so no edge moves anything; each convolution's
+  // 8 replicas push and pull through a parameter server (2 x 8 x w), or ring-all-reduce (2 x 7 x w).
+  const paleo::StrategyProblem server = problem(paleo::GradientExchange::kParameterServer);
+  const std::vector<int> dp = paleo::uniform_strategy(server, {8, 1, 1, 1});
+  CHECK(paleo::strategy_traffic_bytes(server, dp) == Approx(2 * (2 * 8 * w)).epsilon(1e-12));
+  const paleo::StrategyProblem ring = problem(paleo::GradientExchange::kAllReduce);
+  CHECK(paleo::strategy_traffic_bytes(ring, paleo::uniform_strategy(ring, {8, 1, 1, 1})) ==
+        Approx(2 * (2 * 7 * w)).epsilon(1e-12));
+  // Model parallel: both convolutions channel-split 8 ways (nothing replicated, no exchange); the
+  // input, which splits only by samples, stays sample-split. Each device needs the whole 4,096
+  // elements of its convolution's input and holds 512 of them: 8 x 3,584 elements per edge, on two
+  // edges, as activations forward and gradients back.
+  const std::vector<int> mp = paleo::uniform_strategy(server, {1, 8, 1, 1});
+  REQUIRE(server.configs[1][static_cast<std::size_t>(mp[1])] == paleo::StrategyConfig{1, 8, 1, 1});
+  REQUIRE(server.configs[0][static_cast<std::size_t>(mp[0])] == paleo::StrategyConfig{8, 1, 1, 1});
+  CHECK(paleo::strategy_traffic_bytes(server, mp) == Approx(2.0 * 2 * 8 * 3584 * 4).epsilon(1e-12));
 }
 
 TEST_CASE("search takes collective auto or parameter_server, nothing else", "[search]") {

@@ -10,6 +10,7 @@
 #include "core/efficiency/software_era.h"
 #include "core/validation/expected_error.h"
 #include "core/search/strategy_search.h"
+#include "core/search/strategy_traffic.h"
 
 namespace paleo {
 namespace {
@@ -19,6 +20,7 @@ struct SearchOutcome {
   StrategyResult layerwise;
   double data_parallel_ms = 0, model_parallel_ms = 0, best_uniform_ms = 0;
   StrategyConfig best_uniform;
+  std::vector<int> data_parallel, model_parallel;  // their assignments
 };
 
 Cluster cluster_of(const Request& r, std::int64_t devices, std::int64_t per_node) {
@@ -49,7 +51,7 @@ SearchOutcome search(const Request& r, const Network& net, const Cluster& cluste
   SearchOutcome o{make_strategy_problem(net, model, r.scenario.cost, cluster,
                                         collective_settings(r.scenario.device, 1, model.message_overhead_ms()),
                                         gradient_exchange(r)),
-                  {}, 0, 0, 0, {}};
+                  {}, 0, 0, 0, {}, {}, {}};
   const StrategyProblem& p = o.problem;
   // The search minimises Equation 1; with "overlap": true each strategy's step is then priced
   // with its exchanges overlapping the backward pass, as a runtime that overlaps them runs it.
@@ -59,8 +61,10 @@ SearchOutcome search(const Request& r, const Network& net, const Cluster& cluste
   };
   o.layerwise = optimal_strategy(p);
   o.layerwise.cost_ms = step_ms(o.layerwise.choice);
-  o.data_parallel_ms = step_ms(uniform_strategy(p, {p.devices, 1, 1, 1}));
-  o.model_parallel_ms = step_ms(uniform_strategy(p, {1, p.devices, 1, 1}));
+  o.data_parallel = uniform_strategy(p, {p.devices, 1, 1, 1});
+  o.model_parallel = uniform_strategy(p, {1, p.devices, 1, 1});
+  o.data_parallel_ms = step_ms(o.data_parallel);
+  o.model_parallel_ms = step_ms(o.model_parallel);
   o.best_uniform_ms = o.data_parallel_ms;
   o.best_uniform = {p.devices, 1, 1, 1};
   std::vector<StrategyConfig> seen;
@@ -138,6 +142,9 @@ Json search_response(const Request& r) {
           {"batch_per_device", per_device}, {"global_batch", global_batch},
           {"step_ms", o.layerwise.cost_ms}, {"data_parallel_step_ms", o.data_parallel_ms},
           {"model_parallel_step_ms", o.model_parallel_ms},
+          {"traffic_bytes", strategy_traffic_bytes(p, o.layerwise.choice)},
+          {"data_parallel_traffic_bytes", strategy_traffic_bytes(p, o.data_parallel)},
+          {"model_parallel_traffic_bytes", strategy_traffic_bytes(p, o.model_parallel)},
           {"best_uniform", {{"config", config_json(o.best_uniform)}, {"step_ms", o.best_uniform_ms}}},
           {"speedup_over_data_parallel", o.data_parallel_ms / o.layerwise.cost_ms},
           {"speedup_over_best_uniform", o.best_uniform_ms / o.layerwise.cost_ms},

@@ -8,6 +8,7 @@
 #include "core/cluster/cluster_step.h"
 #include "core/base/error.h"
 #include "core/base/request_limits.h"
+#include "core/search/strategy_traffic.h"
 
 namespace paleo {
 namespace {
@@ -158,14 +159,14 @@ void check_search_space(const StrategyProblem& p) {
 StrategyProblem make_strategy_problem(const Network& net, const CostModel& model, const CostOptions& options,
                                       const Cluster& cluster, const CollectiveSettings& sync,
                                       GradientExchange exchange) {
-  StrategyProblem p{&net, model, options, cluster, sync, exchange, cluster.devices(), {}, {}, {}, {}, {}};
+  StrategyProblem p{&net, model, options, cluster, sync, exchange, cluster.devices(), {}, {}, {}, {}, {}, {}};
   // The configurations first: the search's size is checked before any of it is priced.
   for (const Layer& l : net.layers) p.configs.push_back(layer_configs(l, p.devices));
   check_search_space(p);
   ReplicaSync gradient_sync{cluster, sync, exchange, {}};
   for (std::size_t i = 0; i < net.layers.size(); ++i) {
     const Layer& l = net.layers[i];
-    std::vector<double> compute, backward, synchronise;
+    std::vector<double> compute, backward, synchronise, exchanged;
     Layer part = l;
     for (const StrategyConfig& cfg : p.configs[i]) {
       cut_to_part(l, cfg, part);
@@ -176,13 +177,14 @@ StrategyProblem make_strategy_problem(const Network& net, const CostModel& model
       // The gradients in the format they are reduced in (fp32 keeps weights_bytes).
       const double gradient_bytes =
           static_cast<double>(part.weights_bytes) / 4 * dtype_bytes(model.precision().grad_reduce);
-      synchronise.push_back(part.weights_bytes > 0 && replicas > 1
-                                ? gradient_sync.ms(replicas, cfg.degree(), gradient_bytes)
-                                : 0.0);
+      const bool exchanges = part.weights_bytes > 0 && replicas > 1;
+      synchronise.push_back(exchanges ? gradient_sync.ms(replicas, cfg.degree(), gradient_bytes) : 0.0);
+      exchanged.push_back(exchanges ? exchange_bytes(exchange, replicas, gradient_bytes) : 0.0);
     }
     p.compute_ms.push_back(std::move(compute));
     p.backward_ms.push_back(std::move(backward));
     p.sync_ms.push_back(std::move(synchronise));
+    p.sync_bytes.push_back(std::move(exchanged));
   }
   p.transfer = transfer_tables(p);
   return p;

@@ -39,6 +39,7 @@ struct StrategyProblem {
   std::vector<std::vector<double>> compute_ms;  // t_c: forward + backward of the slowest part
   std::vector<std::vector<double>> backward_ms; // the backward share of t_c
   std::vector<std::vector<double>> sync_ms;     // t_s: all-reduce of the replicated parameters
+  std::vector<std::vector<double>> sync_bytes;  // the bytes that exchange moves (strategy_traffic.h)
   TransferTables transfer;                      // t_x of every edge for every pair of configurations
 };
 

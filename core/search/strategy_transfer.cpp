@@ -182,6 +182,24 @@ double worst_missing(const DeviceBoxes& own, std::size_t a, const DeviceBoxes& n
   return worst;
 }
 
+// The elements missing on all the devices of consumer configuration `b` together.
+double total_missing(const DeviceBoxes& own, std::size_t a, const DeviceBoxes& need, std::size_t b) {
+  const std::size_t oa = own.first[a], ob = need.first[b];
+  const std::size_t da = own.devices(a), db = need.devices(b);
+  double total = 0;
+  for (std::size_t q = 0; q < db; ++q) {
+    double held = 0;
+    if (q < da) {
+      held = 1;
+      for (int d = 0; d < 4; ++d)
+        held *= std::max(0.0, std::min(need.hi[d][ob + q], own.hi[d][oa + q]) -
+                                  std::max(need.lo[d][ob + q], own.lo[d][oa + q]));
+    }
+    total += need.volume[ob + q] - held;
+  }
+  return total;
+}
+
 // Elements missing on the slowest device, as time over the link the two configurations span.
 struct TransferPrice {
   long per_node = 1;
@@ -210,6 +228,17 @@ using EdgeSignature = std::array<Dim, 18>;
 EdgeSignature signature(const Dims4& in, const Dims4& out, int producer_list, int consumer_list, const NeedRule& r) {
   return {in[0], in[1], in[2], in[3], out[0], out[1], out[2], out[3], producer_list, consumer_list,
           r.mode, r.keep_channels ? 1 : 0, r.sh, r.sw, r.kh, r.kw, r.ph, r.pw};
+}
+
+// The boxes of one edge for one pair of configurations, as configuration 0 of each list.
+void lay_out_pair(const StrategyProblem& p, int producer, const StrategyConfig& a, int consumer,
+                  const StrategyConfig& b, DeviceBoxes& own, DeviceBoxes& need) {
+  const Layer& to = p.net->layers[static_cast<std::size_t>(consumer)];
+  const Dims4 in = nhwc_dims(p.net->layers[static_cast<std::size_t>(producer)].output);
+  own.clear();
+  add_owned(own, in, a);
+  need.clear();
+  add_needed(need, need_rule(to), in, nhwc_dims(to.output), b);
 }
 
 }  // namespace
@@ -281,15 +310,16 @@ TransferTables transfer_tables(const StrategyProblem& p) {
 
 double transfer_entry_ms(const StrategyProblem& p, int producer, const StrategyConfig& a, int consumer,
                          const StrategyConfig& b) {
-  const Layer& from = p.net->layers[static_cast<std::size_t>(producer)];
-  const Layer& to = p.net->layers[static_cast<std::size_t>(consumer)];
-  const Dims4 in = nhwc_dims(from.output);
   DeviceBoxes own, need;
-  own.clear();
-  add_owned(own, in, a);
-  need.clear();
-  add_needed(need, need_rule(to), in, nhwc_dims(to.output), b);
+  lay_out_pair(p, producer, a, consumer, b, own, need);
   return TransferPrice(p).ms(worst_missing(own, 0, need, 0), a.degree(), b.degree());
+}
+
+double transfer_entry_bytes(const StrategyProblem& p, int producer, const StrategyConfig& a, int consumer,
+                            const StrategyConfig& b) {
+  DeviceBoxes own, need;
+  lay_out_pair(p, producer, a, consumer, b, own, need);
+  return total_missing(own, 0, need, 0) * p.model.activation_bytes();
 }
 
 }  // namespace paleo

@@ -38,4 +38,9 @@ TransferTables transfer_tables(const StrategyProblem& p);
 double transfer_entry_ms(const StrategyProblem& p, int producer, const StrategyConfig& a, int consumer,
                          const StrategyConfig& b);
 
+// The bytes the edge moves for that pair: what every device of the consumer's configuration
+// lacks of the producer's output, summed over the devices (the time prices the slowest one).
+double transfer_entry_bytes(const StrategyProblem& p, int producer, const StrategyConfig& a, int consumer,
+                            const StrategyConfig& b);
+
 }  // namespace paleo

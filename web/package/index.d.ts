@@ -362,6 +362,10 @@ export interface SearchResponse {
   step_ms: number;
   data_parallel_step_ms: number;
   model_parallel_step_ms: number;
+  /** Bytes moved per step by the layer-wise strategy found: exchanges plus activations, forward and back. */
+  traffic_bytes: number;
+  data_parallel_traffic_bytes: number;
+  model_parallel_traffic_bytes: number;
   best_uniform: { config: StrategyConfig; step_ms: number };
   speedup_over_data_parallel: number;
   speedup_over_best_uniform: number;

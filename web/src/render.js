@@ -204,7 +204,9 @@ export function search(nodes, r) {
     `${r.batch_per_device} per device: layer-wise ${ms(r.step_ms)} ms per step, data parallel ` +
     `${ms(r.data_parallel_step_ms)} ms, model parallel ${ms(r.model_parallel_step_ms)} ms. Speed-up over data ` +
     `parallelism ${r.speedup_over_data_parallel.toFixed(2)}×, over the best uniform strategy ` +
-    `${r.speedup_over_best_uniform.toFixed(2)}×.` + (r.reduced ? '' : ' ' + r.message) +
+    `${r.speedup_over_best_uniform.toFixed(2)}×. Data moved per step: layer-wise ${bytes(r.traffic_bytes)}, ` +
+    `data parallel ${bytes(r.data_parallel_traffic_bytes)}, model parallel ${bytes(r.model_parallel_traffic_bytes)}.` +
+    (r.reduced ? '' : ' ' + r.message) +
     (r.expected_error ? ' ' + expectedErrorText(r.expected_error) : '') }));
   lineChart(nodes.chart, { title: 'Throughput (samples/s)', xLabel: 'devices', yLabel: 'samples/s',
     xs: r.scaling.map((p) => p.devices),
