@@ -110,6 +110,8 @@ test('"How accurate is it?" shows the CLI\'s validate: scatter, families and cas
   assert.deepEqual(rows, validation.cases.map((c) => [c.id, c.family, compareUnit(c.compare),
     c.ok ? sig(c.predicted) : 'FAILED', sig(c.measured), c.ok ? signedPercent(c.error) : c.message,
     c.expressible ? 'yes' : 'no: ' + c.why, rows.find((r) => r[0] === c.id)[7]]));
+  // OptCNN's Figure 8 compares bytes (drawn as GB on the scatter, beside the ms).
+  assert.equal(rows.find((r) => r[0] === 'OPTCNN-TRAFFIC-AlexNet-2xP100-DP')[2], 'bytes');
 
   // Each source is a link to the case's URL, opened without an opener.
   const links = await page.locator('#accuracy-cases tbody tr').evaluateAll((trs) => trs.map((tr) => {

@@ -5,7 +5,7 @@
 // is the core's. expectedError() writes the band an estimate carries beside its headline.
 import uPlot from 'uplot';
 import { el, table } from './dom.js';
-import { absPercent, compareUnit, expectedErrorText, sig, signedPercent, splitSource } from './format.js';
+import { absPercent, compareUnit, expectedErrorText, scatterValue, sig, signedPercent, splitSource } from './format.js';
 
 const BANDS = [0.35, 0.1];  // shaded: |predicted / measured - 1| within each
 
@@ -58,7 +58,8 @@ const tick = (v) => (v == null ? '' : v >= 1 ? String(+v.toPrecision(3)) : Strin
 function scatter(container, validation, families, old) {
   if (old) old.destroy();
   container.replaceChildren();
-  const points = validation.cases.filter(scored).map((c) => ({ x: c.measured, y: c.predicted, family: c.family }))
+  const points = validation.cases.filter(scored)
+    .map((c) => ({ x: scatterValue(c.measured, c.compare), y: scatterValue(c.predicted, c.compare), family: c.family }))
     .sort((a, b) => a.x - b.x);
   const xs = points.map((p) => p.x);
   const series = families.map((f) => points.map((p) => (p.family === f ? p.y : null)));
@@ -100,7 +101,7 @@ function scatter(container, validation, families, old) {
   const plot = new uPlot({
     title: 'Predicted against measured (log-log)', width, height: Math.min(width, 440),
     scales: { x: { time: false, ...log }, y: log },
-    axes: [axis('measured (ms, or TFLOP/s)'), axis('predicted')],
+    axes: [axis('measured (ms, TFLOP/s or GB)'), axis('predicted')],
     series: [{ label: 'measured', value: (u, v) => tick(v) },
       ...families.map((f, i) => ({ label: f, stroke: c.series[i % c.series.length], width: 0, paths: () => null,
         value: (u, v) => tick(v),

@@ -74,7 +74,12 @@ export function expectedErrorText(e) {
 // The unit of a validation case's figure, from the response field it compares (docs/validation.md).
 export function compareUnit(compare) {
   const last = [].concat(compare).at(-1);
-  return last.endsWith('_ms') ? 'ms' : last.includes('tflops') ? 'TFLOP/s' : '';
+  return last.endsWith('_ms') ? 'ms' : last.includes('tflops') ? 'TFLOP/s' : last.endsWith('_bytes') ? 'bytes' : '';
+}
+
+// A compared figure on the accuracy scatter's axes: bytes as GB, so that they sit beside the ms.
+export function scatterValue(value, compare) {
+  return compareUnit(compare) === 'bytes' ? value / 1e9 : value;
 }
 
 // A case's source as the suite records it: a URL, sometimes followed by a note in words.
