@@ -65,13 +65,19 @@ TEST_CASE("presets/error_bands.json holds what validate computes for every famil
     const Json& r = recorded[name];
     // Leave-one-out residuals count only while the era's fit is current: its in-sample residuals
     // equal the errors validate computes (else the model changed since the fit).
-    const bool cross_validated = std::all_of(cases.begin(), cases.end(), [&](const Json* c) {
-      const std::string id = (*c)["id"];
-      return cv.count(id) && (!fitted.count(id) || std::fabs(fitted.at(id) - (*c)["error"].get<double>()) <= kTolerance);
-    });
+    // A case held out of every era's fit (no residual at all) is out of sample as validate prices it.
+    const bool cross_validated =
+        std::any_of(cases.begin(), cases.end(), [&](const Json* c) { return cv.count((*c)["id"].get<std::string>()) > 0; }) &&
+        std::all_of(cases.begin(), cases.end(), [&](const Json* c) {
+          const std::string id = (*c)["id"];
+          if (!cv.count(id)) return !fitted.count(id);
+          return !fitted.count(id) || std::fabs(fitted.at(id) - (*c)["error"].get<double>()) <= kTolerance;
+        });
     std::vector<double> errors;
-    for (const Json* c : cases)
-      errors.push_back(std::fabs(cross_validated ? cv.at((*c)["id"].get<std::string>()) : (*c)["error"].get<double>()));
+    for (const Json* c : cases) {
+      const std::string id = (*c)["id"];
+      errors.push_back(std::fabs(cross_validated && cv.count(id) ? cv.at(id) : (*c)["error"].get<double>()));
+    }
     CHECK(r["cases"].get<long>() == static_cast<long>(cases.size()));
     CHECK(r["cases"].get<long>() == f["scored"].get<long>());
     CHECK(r["cross_validated"].get<bool>() == cross_validated);

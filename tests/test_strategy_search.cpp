@@ -185,6 +185,28 @@ TEST_CASE("the bytes a strategy moves per step, counted by hand", "[search]") {
   CHECK(paleo::strategy_traffic_bytes(server, mp) == Approx(2.0 * 2 * 8 * 3584 * 4).epsilon(1e-12));
 }
 
+TEST_CASE("one weird trick: samples split up to the first dense layer, channels from it on", "[search]") {
+  // conv -> pool -> fc6 (a convolution over the whole 8x8 map: one output position) -> fc7.
+  Json fc6 = layer("Convolution", {"pool"});
+  fc6["filter"] = {8, 8, 8, 16};
+  fc6["padding"] = "VALID";
+  const Json fc7 = {{"type", "InnerProduct"}, {"parents", {"fc6"}}, {"num_outputs", 8}};
+  const Json spec = net_of({{"conv", layer("Convolution", {"data"})}, {"pool", layer("Pooling", {"conv"})},
+                            {"fc6", fc6}, {"fc7", fc7}});
+  const paleo::Request r = paleo::parse_request(Json{{"command", "layers"}, {"net", spec}, {"profile", "paleo2026"}});
+  const paleo::Network n = paleo::build_network(r.scenario.spec, r.scenario.graph, r.scenario.batch_size);
+  const paleo::StrategyProblem p = paleo::make_strategy_problem(n, r.scenario.cost_model(), r.scenario.cost,
+                                                                cluster(1, 4, link(1.0, 20), link(5.0, 10)),
+                                                                paleo::collective_settings(r.scenario.device, 1));
+  const std::vector<int> owt = paleo::one_weird_trick_strategy(p);
+  const paleo::StrategyConfig samples{4, 1, 1, 1}, channels{1, 4, 1, 1};
+  for (std::size_t i = 0; i < n.layers.size(); ++i) {
+    INFO(n.layers[i].name);
+    const paleo::StrategyConfig& c = p.configs[i][static_cast<std::size_t>(owt[i])];
+    CHECK(c == (n.layers[i].name == "fc6" || n.layers[i].name == "fc7" ? channels : samples));
+  }
+}
+
 TEST_CASE("search takes collective auto or parameter_server, nothing else", "[search]") {
   Json q = {{"command", "search"}, {"net", "alexnet_owt"}, {"devices", 4}, {"devices_per_node", 4}, {"batch_size", 32}};
   const Json all_reduce = paleo::handle_request(q);

@@ -18,9 +18,9 @@ namespace {
 struct SearchOutcome {
   StrategyProblem problem;
   StrategyResult layerwise;
-  double data_parallel_ms = 0, model_parallel_ms = 0, best_uniform_ms = 0;
+  double data_parallel_ms = 0, model_parallel_ms = 0, one_weird_trick_ms = 0, best_uniform_ms = 0;
   StrategyConfig best_uniform;
-  std::vector<int> data_parallel, model_parallel;  // their assignments
+  std::vector<int> data_parallel, model_parallel, one_weird_trick;  // their assignments
 };
 
 Cluster cluster_of(const Request& r, std::int64_t devices, std::int64_t per_node) {
@@ -51,7 +51,7 @@ SearchOutcome search(const Request& r, const Network& net, const Cluster& cluste
   SearchOutcome o{make_strategy_problem(net, model, r.scenario.cost, cluster,
                                         collective_settings(r.scenario.device, 1, model.message_overhead_ms()),
                                         gradient_exchange(r)),
-                  {}, 0, 0, 0, {}, {}, {}};
+                  {}, 0, 0, 0, 0, {}, {}, {}, {}};
   const StrategyProblem& p = o.problem;
   // The search minimises Equation 1; with "overlap": true each strategy's step is then priced
   // with its exchanges overlapping the backward pass, as a runtime that overlaps them runs it.
@@ -65,6 +65,8 @@ SearchOutcome search(const Request& r, const Network& net, const Cluster& cluste
   o.model_parallel = uniform_strategy(p, {1, p.devices, 1, 1});
   o.data_parallel_ms = step_ms(o.data_parallel);
   o.model_parallel_ms = step_ms(o.model_parallel);
+  o.one_weird_trick = one_weird_trick_strategy(p);
+  o.one_weird_trick_ms = step_ms(o.one_weird_trick);
   o.best_uniform_ms = o.data_parallel_ms;
   o.best_uniform = {p.devices, 1, 1, 1};
   std::vector<StrategyConfig> seen;
@@ -141,10 +143,11 @@ Json search_response(const Request& r) {
           {"overlap", r.overlap_given && r.overlap},
           {"batch_per_device", per_device}, {"global_batch", global_batch},
           {"step_ms", o.layerwise.cost_ms}, {"data_parallel_step_ms", o.data_parallel_ms},
-          {"model_parallel_step_ms", o.model_parallel_ms},
+          {"model_parallel_step_ms", o.model_parallel_ms}, {"one_weird_trick_step_ms", o.one_weird_trick_ms},
           {"traffic_bytes", strategy_traffic_bytes(p, o.layerwise.choice)},
           {"data_parallel_traffic_bytes", strategy_traffic_bytes(p, o.data_parallel)},
           {"model_parallel_traffic_bytes", strategy_traffic_bytes(p, o.model_parallel)},
+          {"one_weird_trick_traffic_bytes", strategy_traffic_bytes(p, o.one_weird_trick)},
           {"best_uniform", {{"config", config_json(o.best_uniform)}, {"step_ms", o.best_uniform_ms}}},
           {"speedup_over_data_parallel", o.data_parallel_ms / o.layerwise.cost_ms},
           {"speedup_over_best_uniform", o.best_uniform_ms / o.layerwise.cost_ms},

@@ -184,6 +184,13 @@ std::vector<int> improve(const StrategyProblem& p, std::vector<int> choice) {
   return choice;
 }
 
+// A fully-connected layer, or one written as a convolution with a single output position (the
+// PALEO and TF-Slim specs write fc6 to fc8 so).
+bool densely_connected(const Layer& l) {
+  if (l.kind == LayerKind::kInnerProduct) return true;
+  return l.kind == LayerKind::kConvolution && l.output.size() == 4 && l.output[1] == 1 && l.output[2] == 1;
+}
+
 }  // namespace
 
 std::vector<int> uniform_strategy(const StrategyProblem& p, const StrategyConfig& config) {
@@ -198,6 +205,17 @@ std::vector<int> uniform_strategy(const StrategyProblem& p, const StrategyConfig
     if (c < 0) c = find({config.degree(), 1, 1, 1});
     if (c < 0) c = find({1, 1, 1, 1});
     choice.push_back(std::max(c, 0));
+  }
+  return choice;
+}
+
+std::vector<int> one_weird_trick_strategy(const StrategyProblem& p) {
+  std::vector<int> choice = uniform_strategy(p, {p.devices, 1, 1, 1});
+  const std::vector<int> model = uniform_strategy(p, {1, p.devices, 1, 1});
+  bool dense = false;  // layers are in topological order
+  for (std::size_t i = 0; i < choice.size(); ++i) {
+    dense = dense || densely_connected(p.net->layers[i]);
+    if (dense) choice[i] = model[i];
   }
   return choice;
 }

@@ -32,4 +32,9 @@ StrategyResult exhaustive_strategy(const StrategyProblem& problem, double max_as
 // degree, else no split): data parallelism is {n = D}.
 std::vector<int> uniform_strategy(const StrategyProblem& problem, const StrategyConfig& config);
 
+// Krizhevsky's "one weird trick" (2014), OptCNN's OWT baseline: data parallelism up to the first
+// fully-connected layer (or convolution with a single output position), model (channel)
+// parallelism from it on, on all the devices.
+std::vector<int> one_weird_trick_strategy(const StrategyProblem& problem);
+
 }  // namespace paleo

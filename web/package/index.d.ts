@@ -366,6 +366,9 @@ export interface SearchResponse {
   traffic_bytes: number;
   data_parallel_traffic_bytes: number;
   model_parallel_traffic_bytes: number;
+  /** Krizhevsky's "one weird trick": samples split up to the first dense layer, channels from it on. */
+  one_weird_trick_step_ms: number;
+  one_weird_trick_traffic_bytes: number;
   best_uniform: { config: StrategyConfig; step_ms: number };
   speedup_over_data_parallel: number;
   speedup_over_best_uniform: number;

@@ -202,7 +202,8 @@ export function cluster(nodes, c) {
 export function search(nodes, r) {
   nodes.summary.replaceChildren(el('p', { text: `${r.devices} devices (${r.devices_per_node} per node), batch ` +
     `${r.batch_per_device} per device: layer-wise ${ms(r.step_ms)} ms per step, data parallel ` +
-    `${ms(r.data_parallel_step_ms)} ms, model parallel ${ms(r.model_parallel_step_ms)} ms. Speed-up over data ` +
+    `${ms(r.data_parallel_step_ms)} ms, model parallel ${ms(r.model_parallel_step_ms)} ms, one weird trick ` +
+    `${ms(r.one_weird_trick_step_ms)} ms. Speed-up over data ` +
     `parallelism ${r.speedup_over_data_parallel.toFixed(2)}×, over the best uniform strategy ` +
     `${r.speedup_over_best_uniform.toFixed(2)}×. Data moved per step: layer-wise ${bytes(r.traffic_bytes)}, ` +
     `data parallel ${bytes(r.data_parallel_traffic_bytes)}, model parallel ${bytes(r.model_parallel_traffic_bytes)}.` +
