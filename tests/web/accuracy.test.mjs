@@ -106,6 +106,10 @@ test('"How accurate is it?" shows the CLI\'s validate: scatter, families and cas
       absPercent(o.max_abs_error)]]);
 
   // Every case, in the CLI's order.
+  // Every case, behind its own disclosure (hundreds of rows are laid out when asked for).
+  assert.equal(await page.locator('#accuracy-cases').isVisible(), false);
+  await page.click('#accuracy-cases-box > summary');
+  assert.equal(await page.locator('#accuracy-cases').isVisible(), true);
   const rows = await rowsOf(page, '#accuracy-cases');
   assert.deepEqual(rows, validation.cases.map((c) => [c.id, c.family, compareUnit(c.compare),
     c.ok ? sig(c.predicted) : 'FAILED', sig(c.measured), c.ok ? signedPercent(c.error) : c.message,
