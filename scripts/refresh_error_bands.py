@@ -5,8 +5,8 @@ which every estimate response carries as "expected_error" (docs/validation.md, d
 Per family, over its scored cases (expressible and run) of `paleo validate --format json`: the
 median and largest |predicted / measured - 1|. Where every scored case of a family has a
 leave-one-out residual in presets/software_eras.json ("cv_residuals" of the era fitted to it) or
-was held out of every era's fit (and at least one has such a residual), and the fit is current (its in-sample "residuals" equal validate's errors within 1e-3), the
-figures are over the leave-one-out residuals instead, and "cross_validated" is true: the error of
+was held out of every era's fit (and at least one has such a residual), and the fit is current
+(its in-sample "residuals" equal validate's errors within 1e-3), the figures are over the leave-one-out residuals instead, and "cross_validated" is true: the error of
 a case predicted by the fit to the others, not by a fit that saw it. tests/test_expected_error.cpp recomputes the
 same and fails when the file disagrees (tolerance 1e-3): run this after any change to the model,
 the cases or the eras, then rebuild.
