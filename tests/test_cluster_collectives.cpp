@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <string>
 
 #include "core/api.h"
 #include "core/cluster/collectives.h"
@@ -23,6 +24,15 @@ double time_ms(CollectiveOp op, CollectiveAlgorithm a, long p, double n, const p
   paleo::CollectiveSettings s;
   s.reduction_ms_per_byte = g;
   return paleo::collective_cost(op, a, p, n, l, s).time_ms();
+}
+
+// The collective command's ring all-reduce of 67108864 bytes (16777216 floats, DeepBench's size)
+// on `nodes` x `per_node` TITAN X joined by link presets; `inter` is left out for one node.
+nlohmann::ordered_json ring_all_reduce(long nodes, long per_node, const std::string& intra, const std::string& inter = "") {
+  nlohmann::ordered_json cluster = {{"nodes", nodes}, {"devices_per_node", per_node}, {"intra", intra}};
+  if (!inter.empty()) cluster["inter"] = inter;
+  return paleo::handle_request({{"command", "collective"}, {"op", "allreduce"}, {"algorithm", "ring"},
+                                {"bytes", 67108864}, {"device", "TITAN_X"}, {"cluster", cluster}});
 }
 
 }  // namespace
@@ -241,21 +251,14 @@ TEST_CASE("a ring across nodes moves at its slowest hop: the intra link when it 
 TEST_CASE("the collective command: DeepBench's dual-root node, QPI between sockets, over InfiniBand FDR") {
   // presets/links.json: qpi_intel_pre_skylake 6.0 GB/s (NCCL's QPI_BW) and 1 us; infiniband_fdr
   // 6.5 GB/s and 0.7 us. 2 nodes x 8 GPUs, 16777216 floats: the ring at 6.0 GB/s, as above.
-  const nlohmann::ordered_json r = paleo::handle_request(
-      {{"command", "collective"}, {"op", "allreduce"}, {"algorithm", "ring"}, {"bytes", 67108864},
-       {"device", "TITAN_X"},
-       {"cluster", {{"nodes", 2}, {"devices_per_node", 8}, {"intra", "qpi_intel_pre_skylake"},
-                    {"inter", "infiniband_fdr"}}}});
+  const nlohmann::ordered_json r = ring_all_reduce(2, 8, "qpi_intel_pre_skylake", "infiniband_fdr");
   REQUIRE(r.value("ok", false));
   CHECK(r["workers"] == 16);
   CHECK(r["alpha_ms"].get<double>() == Approx(0.03).epsilon(1e-12));
   CHECK(r["beta_ms"].get<double>() == Approx(20.97152).epsilon(1e-12));
   // The single-root node: PCIe 3 x16 through an Intel root complex, 12 GB/s / 1.2 = 10 GB/s; one
   // node of 8: beta = 2 x 7/8 x 67108864 / 10e9 s = 11.7440512 ms.
-  const nlohmann::ordered_json one = paleo::handle_request(
-      {{"command", "collective"}, {"op", "allreduce"}, {"algorithm", "ring"}, {"bytes", 67108864},
-       {"device", "TITAN_X"},
-       {"cluster", {{"nodes", 1}, {"devices_per_node", 8}, {"intra", "pcie3_x16_cpu_p2p"}}}});
+  const nlohmann::ordered_json one = ring_all_reduce(1, 8, "pcie3_x16_cpu_p2p");
   REQUIRE(one.value("ok", false));
   CHECK(one["beta_ms"].get<double>() == Approx(11.7440512).epsilon(1e-12));
 }
@@ -266,22 +269,14 @@ TEST_CASE("the collective command: DeepBench's dual-root node, copies between th
   // 0.7 us. The ring moves at its slowest hop, 2.54 GB/s, with the larger latency, 1 us.
   // 2 nodes x 8 GPUs, 67108864 bytes: alpha = 2 x 15 x 1 us = 0.03 ms;
   // beta = 2 x 15/16 x 67108864 / 2.54e9 s = 125829120 / 2.54e9 s = 49.539023622... ms.
-  const nlohmann::ordered_json r = paleo::handle_request(
-      {{"command", "collective"}, {"op", "allreduce"}, {"algorithm", "ring"}, {"bytes", 67108864},
-       {"device", "TITAN_X"},
-       {"cluster", {{"nodes", 2}, {"devices_per_node", 8}, {"intra", "pcie3_host_staged_cross_socket"},
-                    {"inter", "infiniband_fdr"}}}});
+  const nlohmann::ordered_json r = ring_all_reduce(2, 8, "pcie3_host_staged_cross_socket", "infiniband_fdr");
   REQUIRE(r.value("ok", false));
   CHECK(r["workers"] == 16);
   CHECK(r["alpha_ms"].get<double>() == Approx(0.03).epsilon(1e-12));
   CHECK(r["beta_ms"].get<double>() == Approx(125829120.0 / 2.54e9 * 1e3).epsilon(1e-12));
   CHECK(r["beta_ms"].get<double>() == Approx(49.5390236).epsilon(1e-8));
   // 4 nodes x 8 GPUs: beta = 2 x 31/32 x 67108864 / 2.54e9 s = 51.190324409... ms.
-  const nlohmann::ordered_json four = paleo::handle_request(
-      {{"command", "collective"}, {"op", "allreduce"}, {"algorithm", "ring"}, {"bytes", 67108864},
-       {"device", "TITAN_X"},
-       {"cluster", {{"nodes", 4}, {"devices_per_node", 8}, {"intra", "pcie3_host_staged_cross_socket"},
-                    {"inter", "infiniband_fdr"}}}});
+  const nlohmann::ordered_json four = ring_all_reduce(4, 8, "pcie3_host_staged_cross_socket", "infiniband_fdr");
   REQUIRE(four.value("ok", false));
   CHECK(four["alpha_ms"].get<double>() == Approx(0.062).epsilon(1e-12));
   CHECK(four["beta_ms"].get<double>() == Approx(51.1903244).epsilon(1e-8));
