@@ -8,6 +8,13 @@
 #include "core/base/error.h"
 
 namespace paleo {
+
+int ceil_log2(std::int64_t p) {
+  int h = 0;
+  for (std::int64_t span = 1; span < p; span *= 2) ++h;
+  return h;
+}
+
 namespace {
 
 struct Terms {
@@ -15,12 +22,6 @@ struct Terms {
   double beta_bytes = 0;    // bytes through the slowest link, in sequence
   double reduced_bytes = 0; // bytes reduced locally
 };
-
-int ceil_log2(std::int64_t p) {
-  int h = 0;
-  for (std::int64_t span = 1; span < p; span *= 2) ++h;
-  return h;
-}
 
 int floor_log2(std::int64_t p) {
   int h = 0;
@@ -131,7 +132,6 @@ CollectiveCost from_terms(const Terms& t, const Link& link, const CollectiveSett
   c.reduction_ms = t.reduced_bytes * s.reduction_ms_per_byte;
   return c;
 }
-
 
 }  // namespace
 

@@ -37,6 +37,9 @@ struct CollectiveSettings {
   double message_overhead_ms = 0;
 };
 
+// Rounds of a recursive doubling over p workers: the smallest h with 2^h >= p (0 for p <= 1).
+int ceil_log2(std::int64_t p);
+
 CollectiveOp parse_collective_op(const std::string& name);                // throws (field "op")
 CollectiveAlgorithm parse_collective_algorithm(const std::string& name);  // throws (field "algorithm")
 const char* collective_op_name(CollectiveOp op);

@@ -3,16 +3,11 @@
 #include <cmath>
 
 #include "core/base/enum_names.h"
+#include "core/cluster/collectives.h"
 #include "core/training_scheme/sparse_all_reduce.h"
 
 namespace paleo {
 namespace {
-
-double ceil_log2(std::int64_t p) {
-  double r = 0;
-  while ((std::int64_t{1} << static_cast<int>(r)) < p) ++r;
-  return r;
-}
 
 const EnumName<WireCollective> kWireCollectives[] = {{WireCollective::kAllReduce, "allreduce"},
                                                       {WireCollective::kAllGather, "allgather"},
