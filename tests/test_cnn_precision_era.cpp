@@ -81,6 +81,9 @@ TEST_CASE("A CNN request picks the CNN era of its device, a transformer its own"
   CHECK(paleo::default_software_era(p.device("GTX_1080"), "cnn").key == "cudnn_r4_2016");
   CHECK(paleo::default_software_era(p.device("V100_SXM2_16GB"), "cnn").key == "pytorch_cudnn8_2021");
   CHECK(paleo::default_software_era(p.device("A100_80GB_SXM"), "cnn").key == "pytorch_cudnn8_2021");
+  // Hopper has the era fitted to Paleo's own H100 and H200 measurements (docs/measurements.md).
+  CHECK(paleo::default_software_era(p.device("H100_SXM"), "cnn").key == "pytorch_cudnn9_2025");
+  CHECK(paleo::default_software_era(p.device("H200_SXM"), "cnn").key == "pytorch_cudnn9_2025");
   CHECK(paleo::default_software_era(p.device("V100_SXM2_16GB")).key == "megatron_lm_2019");
   CHECK(paleo::default_software_era(p.device("CPU_I7"), "cnn").key == "untuned");
   const Json out = paleo::handle_request({{"command", "estimate"}, {"net", "alex_v2"}, {"device", "V100_SXM2_16GB"}});

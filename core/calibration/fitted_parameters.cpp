@@ -24,7 +24,8 @@ const std::vector<FittedParameter>& fittable_parameters() {
       fitted("kernel_overhead_ms", 0, 1, false), fitted("short_k", 0, 2048, false),
       fitted("vector_ceiling", 0.02, 1, true),   fitted("conv_ceiling", 0.02, 1, true),
       fitted("winograd_ceiling", 0.02, 1, true), fitted("step_overhead_ms", 0, 200, false),
-      fitted("message_overhead_ms", 0, 10, false),
+      fitted("message_overhead_ms", 0, 10, false), fitted("misaligned_tensor_core", 0.02, 1, true),
+      fitted("pooling_efficiency", 0.02, 1, true),
   };
   return all;
 }

@@ -50,7 +50,10 @@ double CostModel::matmul_ms(double flops, const GemmShape& s) const {
   // fp32 (the default) keeps the vector peak: the original's numbers.
   const double peak = matmul_peak_gflops(device_, precision_.compute, s.align_n, s.align_k);
   if (efficiency_) {
-    const double achieved = achieved_matmul_gflops(peak, *efficiency_, s.m, s.n, s.k, s.convolution);
+    // cuDNN pads a convolution's short channel count instead: only GEMMs take the misaligned rate.
+    const double era_peak =
+        s.convolution ? peak : era_matmul_peak_gflops(device_, *efficiency_, precision_.compute, s.align_n, s.align_k);
+    const double achieved = achieved_matmul_gflops(era_peak, *efficiency_, s.m, s.n, s.k, s.convolution);
     return flops / (achieved * 1e9) * 1e3;
   }
   return floored(flops / 1e9 / peak * 1e3 / ppp_comp_);

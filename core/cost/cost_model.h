@@ -75,6 +75,9 @@ class CostModel {
   double kernel_overhead_ms() const { return efficiency_ ? efficiency_->kernel_overhead_ms : 0; }
   double step_overhead_ms() const { return efficiency_ ? efficiency_->step_overhead_ms : 0; }
   double message_overhead_ms() const { return efficiency_ ? efficiency_->message_overhead_ms : 0; }
+  bool unfused_conv_bias() const { return efficiency_ && efficiency_->unfused_conv_bias > 0; }
+  // Pooling kernels' share of the streaming bandwidth (1 without an era).
+  double pooling_efficiency() const { return efficiency_ ? efficiency_->pooling_efficiency : 1; }
 
  private:
   double floored(double ms) const;

@@ -166,6 +166,11 @@ LayerCost layer_compute_cost(const Layer& l, const CostModel& model, const CostO
         price_kernel(passes, model);
         PassCosts conversions;
         if (options.nchw_tensors) conversions = nchw_conversion_kernels(l, model, passes);
+        if (l.conv_bias && model.unfused_conv_bias()) {
+          PassCosts bias = unfused_bias_kernel(l, model);
+          price_kernel(bias, model);
+          add_kernels(passes, bias);
+        }
         for (PassCosts& k : fused_epilogue_kernels(l, model)) {
           price_kernel(k, model);
           add_kernels(passes, k);
@@ -180,6 +185,8 @@ LayerCost layer_compute_cost(const Layer& l, const CostModel& model, const CostO
       double flops = 2.0 * static_cast<double>(l.pool_kh * l.pool_kw) * static_cast<double>(l.inputs[0][3]) *
                      static_cast<double>(l.output[1] * l.output[2]) * static_cast<double>(l.inputs[0][0]);
       forward = data = elementwise_cost(model, l, flops);
+      forward.mem_ms /= model.pooling_efficiency();
+      data.mem_ms /= model.pooling_efficiency();
       break;
     }
     case LayerKind::kDropout:

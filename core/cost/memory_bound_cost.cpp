@@ -109,6 +109,17 @@ EpilogueKernels fused_epilogue_kernels(const Layer& l, const CostModel& model) {
   return kernels;
 }
 
+PassCosts unfused_bias_kernel(const Layer& l, const CostModel& model) {
+  PassCosts k;
+  const double bytes = product(l.output) * model.activation_bytes();
+  model.add_comp(k.forward, product(l.output));
+  model.add_mem(k.forward, bytes);
+  model.add_mem(k.forward, bytes);
+  model.add_comp(k.backward_filter, product(l.output));
+  model.add_mem(k.backward_filter, bytes);
+  return k;
+}
+
 void add_fused_epilogue(const Layer& l, const CostModel& model, PassCosts& c) {
   for (const PassCosts& k : fused_epilogue_kernels(l, model)) {
     c.forward += k.forward;

@@ -25,6 +25,9 @@ struct EpilogueKernels {
   const PassCosts* end() const { return kernels + count; }
 };
 EpilogueKernels fused_epilogue_kernels(const Layer& layer, const CostModel& model);
+// A convolution's bias as a kernel of its own: forward adds it to the output (read, write);
+// the filter gradient reduces the output gradient (read).
+PassCosts unfused_bias_kernel(const Layer& layer, const CostModel& model);
 // Adds a convolution's fused activation and batch norm, applied to its output.
 void add_fused_epilogue(const Layer& layer, const CostModel& model, PassCosts& costs);
 

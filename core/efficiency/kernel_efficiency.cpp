@@ -22,6 +22,9 @@ const std::vector<EfficiencyParameter>& efficiency_parameters() {
       {"winograd_ceiling", &KernelEfficiency::winograd_ceiling, 0.01, 1},
       {"memory_fraction", &KernelEfficiency::memory_fraction, 0.01, 1},
       {"kernel_overhead_ms", &KernelEfficiency::kernel_overhead_ms, 0, 100},
+      {"misaligned_tensor_core", &KernelEfficiency::misaligned_tensor_core, 0, 1},
+      {"unfused_conv_bias", &KernelEfficiency::unfused_conv_bias, 0, 1},
+      {"pooling_efficiency", &KernelEfficiency::pooling_efficiency, 0.01, 1},
       {"step_overhead_ms", &KernelEfficiency::step_overhead_ms, 0, 10000},
       {"message_overhead_ms", &KernelEfficiency::message_overhead_ms, 0, 1000},
   };
@@ -52,6 +55,13 @@ double matmul_shape_efficiency(const KernelEfficiency& e, double m, double n, do
   return (m * n) / (padded_m * padded_n) * (k / (k + e.short_k));
 }
 
+double era_matmul_peak_gflops(const Device& d, const KernelEfficiency& e, Dtype t, double n, double k) {
+  const double aligned_or_vector = matmul_peak_gflops(d, t, n, k);
+  if (e.misaligned_tensor_core <= 0 || runs_on_tensor_cores(d, t, n, k)) return aligned_or_vector;
+  if (effective_matmul_dtype(d, t) == Dtype::kFp32) return aligned_or_vector;  // no tensor cores for t
+  return std::max(aligned_or_vector, dense_peak_gflops(d, t) * e.misaligned_tensor_core);
+}
+
 double achieved_matmul_gflops(double peak_gflops, const KernelEfficiency& e, double m, double n, double k,
                               bool convolution) {
   const double ceiling = convolution ? e.conv_ceiling : e.matmul_ceiling;
@@ -61,7 +71,7 @@ double achieved_matmul_gflops(double peak_gflops, const KernelEfficiency& e, dou
 double matmul_ms(const Device& d, const KernelEfficiency& e, Dtype t, double m, double n, double k, double batches) {
   const double flops = 2 * m * n * k * batches;
   if (flops <= 0) return 0;
-  const double peak = achieved_matmul_gflops(matmul_peak_gflops(d, t, n, k), e, m, n, k);
+  const double peak = achieved_matmul_gflops(era_matmul_peak_gflops(d, e, t, n, k), e, m, n, k);
   const double compute_ms = flops / (peak * 1e9) * 1e3;
   // A product too small to be compute-bound still reads its operands and writes its result.
   const double bytes = (m * k + k * n + m * n) * dtype_bytes(t) * batches;

@@ -23,6 +23,13 @@ struct KernelEfficiency {
                                    // its own (reduced) FLOPs: transforms and batched products
   double memory_fraction = 0.85;   // fraction of peak memory bandwidth a streaming kernel reaches
   double kernel_overhead_ms = 0.004;  // launch and framework time per kernel
+  // Fraction of the dense tensor-core peak a GEMM reaches when a dimension breaks the tensor
+  // cores' 16-byte alignment; 0: it runs on the CUDA cores instead (cuBLAS before 11.0).
+  double misaligned_tensor_core = 0;
+  // 1: a convolution's bias is a kernel of its own (PyTorch adds it after cuDNN's convolution
+  // and reduces the output gradient for its gradient); 0: fused into the convolution or absent.
+  double unfused_conv_bias = 0;
+  double pooling_efficiency = 1;   // pooling kernels reach this fraction of memory_fraction
   // Runtime costs outside any kernel, zero unless an era was fitted with them:
   double step_overhead_ms = 0;     // per training step (iteration set-up, dependence analysis)
   double message_overhead_ms = 0;  // per message of a gradient exchange, beyond the link's latency
@@ -43,6 +50,9 @@ const EfficiencyParameter* find_efficiency_parameter(const std::string& name);
 // `batches` independent (m x k) by (k x n) products in format t: FLOPs 2*m*n*k*batches.
 double matmul_ms(const Device& d, const KernelEfficiency& e, Dtype t, double m, double n, double k,
                  double batches = 1);
+// The peak an (m x k) by (k x n) product in format t runs against: the tensor cores' when n and k
+// are aligned for them, else misaligned_tensor_core of it where the era has that, else the vector peak.
+double era_matmul_peak_gflops(const Device& d, const KernelEfficiency& e, Dtype t, double n, double k);
 // Efficiency factor (0, 1] of one product's shape, before the ceiling.
 double matmul_shape_efficiency(const KernelEfficiency& e, double m, double n, double k);
 // The FLOP/s (1e9) an (m x k) by (k x n) product reaches on units of `peak_gflops`: the ceiling

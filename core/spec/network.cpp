@@ -139,7 +139,9 @@ void shape_convolution(Layer& l, const LayerSpec& spec) {
   }
   const Json& norm = spec.params->contains("normalizer_fn") ? (*spec.params)["normalizer_fn"] : Json();
   l.fused_batch_norm = norm.is_string() && norm.get<std::string>() == "batch_norm";
-  l.params = f[0] * f[1] * (f[2] / l.conv.groups) * f[3] + (read_bias(*spec.params, l.name) ? f[3] : 0);
+  const bool bias = read_bias(*spec.params, l.name);
+  l.conv_bias = bias && !l.fused_batch_norm;
+  l.params = f[0] * f[1] * (f[2] / l.conv.groups) * f[3] + (bias ? f[3] : 0);
   l.weights_bytes = 4 * l.params;
 }
 

@@ -38,6 +38,8 @@ struct Layer {
   // null = none) and normalizer_fn "batch_norm". Costed only by profiles that cost them.
   std::string fused_activation;
   bool fused_batch_norm = false;
+  // A convolution's per-channel bias ("bias", default true), unless a fused batch norm replaces it.
+  bool conv_bias = false;
   // The layer's own "conv_algorithm" (a Paleo extension of the spec); empty = the request's.
   std::string conv_algorithm;
   Dim params = 0;

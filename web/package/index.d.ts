@@ -97,7 +97,8 @@ export interface RequestFields {
   precision?: 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | Record<string, string>;
   software_era?: string;
   efficiency?: Partial<Record<'matmul_ceiling' | 'conv_ceiling' | 'tile' | 'short_k' | 'vector_ceiling' | 'winograd_ceiling' |
-    'memory_fraction' | 'kernel_overhead_ms' | 'step_overhead_ms' | 'message_overhead_ms', number>>;
+    'memory_fraction' | 'kernel_overhead_ms' | 'step_overhead_ms' | 'message_overhead_ms' | 'misaligned_tensor_core' |
+    'unfused_conv_bias' | 'pooling_efficiency', number>>;
   optimizer?: 'sgd' | 'momentum' | 'adam';
   cluster?: string | ClusterSpec;
   nodes?: number;

@@ -66,7 +66,7 @@ export function sig(v) {
 
 // The band every estimate carries (its "expected_error", docs/validation.md), in words.
 export function expectedErrorText(e) {
-  return `Estimate; typically within ±${absPercent(e.median_abs_error)} on published cases of this kind (median), ` +
+  return `Estimate; typically within ±${absPercent(e.median_abs_error)} on measured cases of this kind (median), ` +
     `up to ±${absPercent(e.max_abs_error)} (${e.cases} ${e.family} cases` +
     (e.cross_validated ? ', cross-validated' : '') + ').';
 }
