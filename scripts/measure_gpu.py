@@ -189,6 +189,30 @@ def build_cnn(name):
     return getattr(torchvision.models, name)(**kwargs)
 
 
+def cnn_training(name, batch, fmt, size, weight_decay):
+    """A torchvision net in training mode on synthetic data resident on the GPU: its forward
+    (cross-entropy loss under autocast for bf16/fp16, channels-last) and forward + backward + SGD step."""
+    amp = fmt in ("bf16", "fp16")
+    fmt_memory = torch.channels_last if amp else torch.contiguous_format
+    model = build_cnn(name).to(DEV).to(memory_format=fmt_memory).train()
+    opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9, weight_decay=weight_decay)
+    x = torch.randn(batch, 3, size, size, device=DEV).to(memory_format=fmt_memory)
+    labels = torch.randint(0, 1000, (batch,), device=DEV)
+
+    def forward():
+        with torch.autocast(DEV, dtype=DTYPES[fmt] if amp else torch.bfloat16, enabled=amp):
+            return F.cross_entropy(model(x), labels)
+
+    def forward_backward():
+        forward().backward()
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        forward_backward()
+        opt.step()
+    return model, forward, forward_backward, step
+
+
 def measure_cnns(out):
     torch.backends.cudnn.benchmark = True
     for name, batch, fmt, size in CNNS:
@@ -196,24 +220,7 @@ def measure_cnns(out):
         if ARGS.smoke:
             batch, size = 2, (75 if name == "inception_v3" else 64)
         amp = fmt in ("bf16", "fp16")
-        fmt_memory = torch.channels_last if amp else torch.contiguous_format
-        model = build_cnn(name).to(DEV).to(memory_format=fmt_memory).train()
-        opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9, weight_decay=1e-4)
-        x = torch.randn(batch, 3, size, size, device=DEV).to(memory_format=fmt_memory)
-        labels = torch.randint(0, 1000, (batch,), device=DEV)
-
-        def forward():
-            with torch.autocast(DEV, dtype=DTYPES[fmt] if amp else torch.bfloat16, enabled=amp):
-                return F.cross_entropy(model(x), labels)
-
-        def forward_backward():
-            loss = forward()
-            loss.backward()
-
-        def step():
-            opt.zero_grad(set_to_none=True)
-            forward_backward()
-            opt.step()
+        model, forward, forward_backward, step = cnn_training(name, batch, fmt, size, weight_decay=1e-4)
         t_step = time_ms(step, warmup=5, iters=8, repeats=3)
         t_fb = time_ms(forward_backward, warmup=1, iters=8, repeats=3)
         with torch.no_grad():
@@ -223,7 +230,7 @@ def measure_cnns(out):
                     "memory_format": "nhwc" if amp else "nchw", "forward_ms": t_fwd,
                     "forward_no_grad_ms": t_fwd_eval, "forward_backward_ms": t_fb, "step_ms": t_step,
                     "images_per_s": batch / t_step * 1e3, "clocks_after": clocks_now() if DEV == "cuda" else ""})
-        del model, opt, x, labels
+        del model, forward, forward_backward, step
         if DEV == "cuda":
             torch.cuda.empty_cache()
         print(json.dumps(out[-1]), file=sys.stderr, flush=True)
@@ -243,19 +250,7 @@ def measure_profiles(out):
         set_tf32(fmt == "tf32")
         if ARGS.smoke:
             batch, size = 2, 64
-        amp = fmt in ("bf16", "fp16")
-        fmt_memory = torch.channels_last if amp else torch.contiguous_format
-        model = build_cnn(name).to(DEV).to(memory_format=fmt_memory).train()
-        opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-        x = torch.randn(batch, 3, size, size, device=DEV).to(memory_format=fmt_memory)
-        labels = torch.randint(0, 1000, (batch,), device=DEV)
-
-        def step():
-            opt.zero_grad(set_to_none=True)
-            with torch.autocast(DEV, dtype=DTYPES[fmt] if amp else torch.bfloat16, enabled=amp):
-                loss = F.cross_entropy(model(x), labels)
-            loss.backward()
-            opt.step()
+        model, _, _, step = cnn_training(name, batch, fmt, size, weight_decay=0)
         for _ in range(1 if ARGS.smoke else 4):
             step()
         sync()
@@ -298,7 +293,7 @@ def measure_profiles(out):
         out.append({"net": name, "batch": batch, "precision": fmt, "image_size": size,
                     "per_module_forward": per_module, "kernels": kernels[:60],
                     "kernel_ms_per_step": sum(k["ms_per_step"] for k in kernels)})
-        del model, opt, x, labels
+        del model, step
         if DEV == "cuda":
             torch.cuda.empty_cache()
         print(json.dumps({k: v for k, v in out[-1].items() if k not in ("per_module_forward", "kernels")}),
