@@ -191,6 +191,41 @@ test('time to train and its cost follow the dataset, epochs and price', async ()
   await page.close();
 });
 
+test('a long layer table shows its first 30 rows, sorted, until asked for all; the CSV holds every row', async () => {
+  const page = await open('#net=inception_v3');
+  const cli = cliApi({ command: 'estimate', net: 'inception_v3', device: 'TITAN_X' });
+  assert.ok(cli.layers.length > 100, String(cli.layers.length));
+  const rows = page.locator('#layers tbody tr');
+  const visibleRows = () => rows.evaluateAll((trs) => trs.filter((tr) => tr.checkVisibility()).length);
+  const more = page.locator('#layers-wrap + button.show-all');
+  assert.equal(await rows.count(), cli.layers.length);
+  assert.equal(await visibleRows(), 30);
+  assert.equal(await more.textContent(), `Show all ${cli.layers.length} layers`);
+  assert.equal(await more.getAttribute('aria-expanded'), 'false');
+  // Sorted by backward time: the 30 slowest are the ones shown.
+  await page.locator('#layers thead th').nth(6).locator('button').click();
+  const slowest = cli.layers.slice().sort((a, b) => b.backward.total_ms - a.backward.total_ms).slice(0, 30).map((l) => l.name);
+  assert.deepEqual(await rows.evaluateAll((trs) => trs.filter((tr) => tr.checkVisibility()).map((tr) => tr.cells[0].textContent)),
+    slowest);
+  await more.click();
+  assert.equal(await visibleRows(), cli.layers.length);
+  assert.equal(await more.textContent(), 'Show the first 30 layers');
+  assert.equal(await more.getAttribute('aria-expanded'), 'true');
+  // The reader's choice holds through a re-estimate.
+  await afterUpdate(page, () => page.fill('#batch_size', '16'));
+  assert.equal(await visibleRows(), cli.layers.length);
+  await more.click();
+  assert.equal(await visibleRows(), 30);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#layers-h ~ button.csv')]);
+  assert.equal(readFileSync(await download.path(), 'utf8').trim().split('\n').length, cli.layers.length + 1);
+  // A short table has no button.
+  await afterUpdate(page, () => page.selectOption('#net', 'vgg16'));
+  assert.equal(await visibleRows(), await rows.count());
+  assert.equal(await more.isVisible(), false);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('the layer table exports as CSV and the result as JSON', async () => {
   const page = await open('#net=alex_v2');
   const [csvDownload] = await Promise.all([page.waitForEvent('download'),

@@ -14,6 +14,7 @@ import { resizeCharts } from './charts.js';
 import { clearFieldError, showError } from './errors.js';
 import { SearchPanel } from './search_panel.js';
 import { cnnLayers, transformerOps } from './layers.js';
+import { limitRows } from './row_limit.js';
 import * as render from './render.js';
 import { startingLayout } from './transformer_defaults.js';
 import { TransformerView } from './transformer_view.js';
@@ -175,6 +176,7 @@ async function update() {
   const current = () => mine === generation;
   const t0 = performance.now();
   const shown = state;
+  document.body.dataset.inputs = isTransformer(shown) ? 'transformer' : 'cnn';  // laid out while the core works
   try {
     if (!await estimateAndRender(shown, current)) return;
   } catch (e) {
@@ -225,9 +227,11 @@ async function estimateAndRender(s, current) {
   const [estimate, compare] = await Promise.all([call(reqs.estimate, { key: 'estimate' }),
     reqs.compare ? call(reqs.compare, { key: 'compare' }) : null]);
   if (!current()) return false;
-  const slice = timeSlice();
+  const switched = document.body.dataset.mode !== mode;
+  const slice = timeSlice({ framePerPart: switched });
   setMode(mode);
   view.clear();
+  if (switched && !await slice()) return false;  // the inputs of a CNN, restyled and laid out in a frame of their own
   if (!estimate.ok) {
     const e = estimate.error;
     search.stop();
@@ -307,16 +311,17 @@ function changed(section, ...inputs) {
 // Resolves in the task after the next frame: what was rendered before is then on screen.
 const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
-// Yields to the browser (a new task) once the current one has run for `budget_ms`; resolves
-// false when a newer update started meanwhile.
-function timeSlice(budget_ms = 8) {
+// Yields to the browser once the current task has run for `budget_ms` (a new task), or at every
+// call when `framePerPart` (after a frame: what the parts before built is then laid out and painted
+// in a task of its own; a switch of mode builds every section anew, and laying them all out in one
+// frame takes over 50 ms on a slow machine). Resolves false when a newer update started meanwhile.
+function timeSlice({ budget_ms = 8, framePerPart = false } = {}) {
   let since = performance.now();
   const mine = generation;
   return async () => {
-    if (performance.now() - since > budget_ms) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      since = performance.now();
-    }
+    if (framePerPart) await afterPaint();
+    else if (performance.now() - since > budget_ms) await new Promise((resolve) => setTimeout(resolve, 0));
+    since = performance.now();
     return mine === generation;
   };
 }
@@ -326,6 +331,10 @@ function setMode(mode) {
   document.body.dataset.mode = mode;
   sort = { column: null, descending: false };
   renderedWith.clear();  // the layer table showed the other mode's rows
+  // A CNN's sections come back one part of the update at a time, each with its own layout, not all
+  // at once with the previous net's rows (over a thousand elements in one frame).
+  for (const id of ['compare', 'cluster-section', 'scheme-section']) $(id).hidden = true;
+  search.show(null);
 }
 
 // The core's warnings (a choice it did not follow, a sweep point it left out), as text.
@@ -343,6 +352,7 @@ function renderLayers() {
   exports.layers = last.transformer ? transformerOps($('layers'), shown, sort, onSort) : cnnLayers($('layers'), shown, sort, onSort);
   $('layers-title').textContent = last.transformer ? 'Operators' : 'Layers';
   $('layer-count').textContent = `(${shown.layers.length})`;
+  limitRows($('layers-wrap'), last.transformer ? 'operators' : 'layers');
 }
 
 let timer = null;

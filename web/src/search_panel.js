@@ -5,6 +5,7 @@
 import { isCancelled } from './core.js';
 import { showError } from './errors.js';
 import * as render from './render.js';
+import { limitRows } from './row_limit.js';
 
 const $ = (id) => document.getElementById(id);
 const FIELDS = { devices: 'search_devices', devices_per_node: 'search_per_node' };
@@ -75,6 +76,7 @@ export class SearchPanel {
       showError($('search-error'), response.error, 'Layer-wise search: ');
       this.markInvalid(FIELDS[response.error.field] ?? null);
       for (const id of ['search-summary', 'search-chart', 'search-table']) $(id).replaceChildren();
+      limitRows($('search-table-wrap'), 'layers');
       $('search-status').textContent = '';
       return;
     }
@@ -85,6 +87,7 @@ export class SearchPanel {
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (this.run !== run) return;
     $('search-table').replaceChildren(...table.childNodes);
+    limitRows($('search-table-wrap'), 'layers');
     const elapsed = performance.now() - run.started;  // request to table on screen (bench/browser_timing.mjs)
     this.section.dataset.ms = elapsed.toFixed(1);
     $('search-status').textContent = `Searched in ${(elapsed / 1e3).toFixed(2)} s.`;
