@@ -48,13 +48,19 @@ def era_request(device, fmt, net, **extra):
     return dict({"command": "estimate", "precision": fmt, "device": device, "software_era": ERA}, **extra, net=net)
 
 
+def kernel_request(device, fmt, net, **extra):
+    """A kernel timed in a loop of back-to-back calls: the device time of its kernels, each launch
+    overlapping the kernel before it (the request's "timing": "kernel")."""
+    return era_request(device, fmt, net, timing="kernel", **extra)
+
+
 def gemm_case(run, env, device, g):
     m, rows, k, fmt = g["m"], g["rows"], g["k"], g["precision"]
     net = {"name": f"GEMM M={m} N={rows} K={k} as one fully connected layer",
            "layers": {"data": {"parents": [], "type": "Input", "tensor": [rows, k]},
                       "gemm": {"parents": ["data"], "type": "InnerProduct", "num_outputs": m}}}
     return case(f"PM-GEMM-{short(device)}-{fmt}-{m}x{rows}x{k}", "kernel_gemm", "kernels",
-                source(run, f"gemm precision={fmt} m={m} rows={rows} k={k}", env), era_request(device, fmt, net),
+                source(run, f"gemm precision={fmt} m={m} rows={rows} k={k}", env), kernel_request(device, fmt, net),
                 "/totals/forward_ms", round(g["forward_ms"], 5),
                 f"{g['forward_ms']:.4f} ms, {g['tflops']:.1f} TFLOP/s",
                 ["operand alignment (the library's kernel choice)"],
@@ -75,7 +81,7 @@ def conv_case(run, env, device, c):
                                "padding": "SAME", "activation_fn": None, "bias": False}}}
     return case(f"PM-CONV-{short(device)}-{fmt}-{c['name']}", "kernel_conv", "kernels",
                 source(run, f"conv {c['name']} precision={fmt}", env),
-                era_request(device, fmt, net, memory_format=c["memory_format"]),
+                kernel_request(device, fmt, net, memory_format=c["memory_format"]),
                 ["/totals/forward_ms", "/totals/backward_ms"], round(c["forward_backward_ms"], 5),
                 f"forward + backward {c['forward_backward_ms']:.4f} ms (forward {c['forward_ms']:.4f} ms)",
                 ["the algorithm cuDNN's autotuner picked"],
@@ -93,7 +99,7 @@ def relu_case(run, env, device, e):
                       "previous_layer": {"parents": ["data"], "type": "Generic"},
                       "relu": {"parents": ["previous_layer"], "type": "ReLU"}}}
     return case(f"PM-RELU-{short(device)}-{fmt}-{n}x{c}x{h}x{w}", "kernel_elementwise", "kernels",
-                source(run, f"eltwise relu {e['shape']} precision={fmt}", env), era_request(device, fmt, net),
+                source(run, f"eltwise relu {e['shape']} precision={fmt}", env), kernel_request(device, fmt, net),
                 "/totals/forward_ms", round(e["forward_ms"], 5),
                 f"{e['forward_ms']:.4f} ms, {e['gb_per_s']:.0f} GB/s read + written", [],
                 "torch.relu (out of place), median of 5 repeats of 20 calls: one read and one write of the tensor.")

@@ -259,6 +259,12 @@ void read_memory_format(const Json& q, Request& r) {
   r.scenario.cost.nchw_tensors = format == "nchw";
 }
 
+void read_timing(const Json& q, Request& r) {
+  const std::string timing = read_key(q, "timing");
+  if (timing != "step" && timing != "kernel") throw Error("must be \"step\" or \"kernel\"", "", "timing");
+  r.scenario.cost.kernel_timing = timing == "kernel";
+}
+
 void read_optimizer(const Json& q, Request& r) {
   r.optimizer = read_key(q, "optimizer");
   if (r.optimizer != "sgd" && r.optimizer != "momentum" && r.optimizer != "adam")
@@ -344,6 +350,7 @@ const RequestField kRequestFields[] = {
     {"input_gradient", Applies::kCnn,
      [](const Json& q, Request& r) { r.scenario.cost.input_gradient = read_bool(q, "input_gradient"); }},
     {"memory_format", Applies::kCnn, read_memory_format},
+    {"timing", Applies::kCnn, read_timing},
     // Time and cost to train.
     {"dataset_samples", Applies::kCnn,
      [](const Json& q, Request& r) {

@@ -2,6 +2,6 @@
 
 namespace paleo {
 
-inline constexpr const char* kVersion = "0.3.3";
+inline constexpr const char* kVersion = "0.3.4";
 
 }  // namespace paleo

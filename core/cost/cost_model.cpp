@@ -15,17 +15,26 @@ PassCost& PassCost::operator+=(const PassCost& other) {
 }
 
 CostModel::CostModel(const Device& device, const ModelProfile& profile, double ppp_comp, double ppp_comm,
-                     const PrecisionPolicy& precision, const std::optional<KernelEfficiency>& efficiency)
+                     const PrecisionPolicy& precision, const std::optional<KernelEfficiency>& efficiency,
+                     bool kernel_timing)
     : device_(device),
       profile_(profile),
       ppp_comp_(ppp_comp),
       ppp_comm_(ppp_comm),
       cycle_ms_(1.0 / device.clock_mhz / 1e3),
       precision_(precision),
-      efficiency_(efficiency) {}
+      efficiency_(efficiency),
+      kernel_timing_(kernel_timing) {}
 
 CostModel CostModel::with_ppp(double ppp_comp, double ppp_comm) const {
-  return CostModel(device_, profile_, ppp_comp, ppp_comm, precision_, efficiency_);
+  return CostModel(device_, profile_, ppp_comp, ppp_comm, precision_, efficiency_, kernel_timing_);
+}
+
+double CostModel::launch_ms(double work_ms, double launches) const {
+  if (!efficiency_) return 0;
+  if (!kernel_timing_) return launches * efficiency_->kernel_overhead_ms;
+  const double issue_ms = launches * efficiency_->launch_interval_ms;
+  return issue_ms > work_ms ? issue_ms - work_ms : 0;
 }
 
 double CostModel::floored(double ms) const {

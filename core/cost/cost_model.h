@@ -40,7 +40,7 @@ class CostModel {
  public:
   CostModel(const Device& device, const ModelProfile& profile, double ppp_comp, double ppp_comm,
             const PrecisionPolicy& precision = PrecisionPolicy{},
-            const std::optional<KernelEfficiency>& efficiency = std::nullopt);
+            const std::optional<KernelEfficiency>& efficiency = std::nullopt, bool kernel_timing = false);
 
   // Non-GEMM arithmetic at the vector peak.
   double comp_ms(double flops) const;
@@ -73,7 +73,12 @@ class CostModel {
   // Set when a software era prices each kernel (per-pass roofline plus overhead).
   bool per_kernel() const { return efficiency_.has_value(); }
   double kernel_overhead_ms() const { return efficiency_ ? efficiency_->kernel_overhead_ms : 0; }
-  double step_overhead_ms() const { return efficiency_ ? efficiency_->step_overhead_ms : 0; }
+  // What `launches` kernels whose work takes `work_ms` add for their launch and the framework: in a
+  // step, kernel_overhead_ms each; timed back to back (CostOptions::kernel_timing), no framework
+  // glue, and the launch_interval_ms of each overlaps the work, adding only what it exceeds it by.
+  double launch_ms(double work_ms, double launches = 1) const;
+  // The runtime's time per step (none for kernels timed back to back).
+  double step_overhead_ms() const { return efficiency_ && !kernel_timing_ ? efficiency_->step_overhead_ms : 0; }
   double message_overhead_ms() const { return efficiency_ ? efficiency_->message_overhead_ms : 0; }
   bool unfused_conv_bias() const { return efficiency_ && efficiency_->unfused_conv_bias > 0; }
   // Pooling kernels' share of the streaming bandwidth (1 without an era).
@@ -89,6 +94,7 @@ class CostModel {
   double cycle_ms_;
   PrecisionPolicy precision_;
   std::optional<KernelEfficiency> efficiency_;
+  bool kernel_timing_;
 };
 
 }  // namespace paleo

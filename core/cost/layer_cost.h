@@ -27,6 +27,10 @@ struct CostOptions {
   // Activations stored NCHW (PyTorch's default memory format), not channels-last: under a software
   // era each tensor-core convolution pass adds cuDNN's layout conversions (core/cost/layout_conversion.h).
   bool nchw_tensors = false;
+  // The time asked for is the device time of the kernels launched back to back (a benchmark loop
+  // of one kernel, a profiler's kernel time), not a framework's step: under a software era each
+  // kernel's launch then overlaps the kernel before it (CostModel::launch_ms), and no step overhead.
+  bool kernel_timing = false;
 };
 
 struct LayerCost {

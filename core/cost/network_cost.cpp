@@ -65,7 +65,7 @@ PassCost update_cost(const CostModel& model, double params_bytes, Optimizer opti
   if (model.per_kernel()) {  // one fused, memory-bound kernel
     cost.overlapped_ms = std::min(cost.comp_ms, cost.mem_ms);
     // The update runs once per step: the runtime's per-step time is charged with it.
-    cost.comp_ms += model.kernel_overhead_ms() + model.step_overhead_ms();
+    cost.comp_ms += model.launch_ms(cost.total_ms()) + model.step_overhead_ms();
   }
   return cost;
 }

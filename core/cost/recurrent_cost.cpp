@@ -62,9 +62,9 @@ RecurrentPasses recurrent_passes(const Layer& l, const CostModel& model) {
     // Every step launches its kernels (T x kernels per step, and one more product for all
     // steps); the caller charges each pass one launch.
     const double launches = t * recurrent_kernels_per_step(l.rnn_gates, l.rnn_fused);
-    p.forward.comp_ms += launches * model.kernel_overhead_ms();
-    p.backward_data.comp_ms += (launches - (l.backprop ? 0 : 1)) * model.kernel_overhead_ms();
-    p.backward_filter.comp_ms += model.kernel_overhead_ms();
+    p.forward.comp_ms += model.launch_ms(p.forward.total_ms(), launches);
+    p.backward_data.comp_ms += model.launch_ms(p.backward_data.total_ms(), launches - (l.backprop ? 0 : 1));
+    p.backward_filter.comp_ms += model.launch_ms(p.backward_filter.total_ms());
   }
   return p;
 }

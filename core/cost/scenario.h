@@ -38,7 +38,7 @@ class Scenario {
 
   CostModel cost_model() const {
     return CostModel(device, *profile, ppp_comp, ppp_comm, precision,
-                     era ? std::optional<KernelEfficiency>(era->efficiency) : std::nullopt);
+                     era ? std::optional<KernelEfficiency>(era->efficiency) : std::nullopt, cost.kernel_timing);
   }
 
   // The network as the spec built it when the request was read, kept so that pricing re-batches

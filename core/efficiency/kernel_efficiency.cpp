@@ -22,6 +22,7 @@ const std::vector<EfficiencyParameter>& efficiency_parameters() {
       {"winograd_ceiling", &KernelEfficiency::winograd_ceiling, 0.01, 1},
       {"memory_fraction", &KernelEfficiency::memory_fraction, 0.01, 1},
       {"kernel_overhead_ms", &KernelEfficiency::kernel_overhead_ms, 0, 100},
+      {"launch_interval_ms", &KernelEfficiency::launch_interval_ms, 0, 100},
       {"misaligned_tensor_core", &KernelEfficiency::misaligned_tensor_core, 0, 1},
       {"unfused_conv_bias", &KernelEfficiency::unfused_conv_bias, 0, 1},
       {"pooling_efficiency", &KernelEfficiency::pooling_efficiency, 0.01, 1},

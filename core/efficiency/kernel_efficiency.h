@@ -22,7 +22,10 @@ struct KernelEfficiency {
   double winograd_ceiling = 0.70;  // fraction of the vector peak a Winograd convolution reaches on
                                    // its own (reduced) FLOPs: transforms and batched products
   double memory_fraction = 0.85;   // fraction of peak memory bandwidth a streaming kernel reaches
-  double kernel_overhead_ms = 0.004;  // launch and framework time per kernel
+  double kernel_overhead_ms = 0.004;  // launch and framework time per kernel, in a step
+  // Kernels launched back to back ("timing": "kernel") take at least this each: the time the
+  // framework and driver take to issue one, which the device time of a longer kernel hides.
+  double launch_interval_ms = 0;
   // Fraction of the dense tensor-core peak a GEMM reaches when a dimension breaks the tensor
   // cores' 16-byte alignment; 0: it runs on the CUDA cores instead (cuBLAS before 11.0).
   double misaligned_tensor_core = 0;

@@ -94,11 +94,13 @@ export interface RequestFields {
   input_gradient?: boolean;
   /** How activations are stored; 'nchw' adds cuDNN's layout conversions around tensor-core convolutions (software eras). */
   memory_format?: 'nhwc' | 'nchw';
+  /** step (default): a framework's step; kernel: kernels timed back to back (docs/api.md). */
+  timing?: 'step' | 'kernel';
   precision?: 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | Record<string, string>;
   software_era?: string;
   efficiency?: Partial<Record<'matmul_ceiling' | 'conv_ceiling' | 'tile' | 'short_k' | 'vector_ceiling' | 'winograd_ceiling' |
     'memory_fraction' | 'kernel_overhead_ms' | 'step_overhead_ms' | 'message_overhead_ms' | 'misaligned_tensor_core' |
-    'unfused_conv_bias' | 'pooling_efficiency', number>>;
+    'unfused_conv_bias' | 'pooling_efficiency' | 'launch_interval_ms', number>>;
   optimizer?: 'sgd' | 'momentum' | 'adam';
   cluster?: string | ClusterSpec;
   nodes?: number;
