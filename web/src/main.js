@@ -319,9 +319,10 @@ function timeSlice({ budget_ms = 8, framePerPart = false } = {}) {
   let since = performance.now();
   const mine = generation;
   return async () => {
-    if (framePerPart) await afterPaint();
-    else if (performance.now() - since > budget_ms) await new Promise((resolve) => setTimeout(resolve, 0));
-    since = performance.now();
+    if (framePerPart || performance.now() - since > budget_ms) {
+      await (framePerPart ? afterPaint() : new Promise((resolve) => setTimeout(resolve, 0)));
+      since = performance.now();
+    }
     return mine === generation;
   };
 }

@@ -1,6 +1,6 @@
-// A long table shows its first ROWS_SHOWN rows until the reader asks for all. Laying out a few
-// hundred rows (Inception-v3's 126 layers, in its layer and search tables) holds the main thread past 50 ms on
-// a slow machine at every re-estimate, and the first rows, sorted, are the ones a reader looks at;
+// A long table shows its first ROWS_SHOWN rows until the reader asks for all. Laying out every row
+// of a long table (Inception-v3's 126 layers, in the layer and the search tables) held the main
+// thread past 50 ms on a slow machine, and the first rows, sorted, are the ones a reader looks at;
 // the CSV holds them all. The rows past the limit stay in the table, hidden, so an update leaves
 // them be, and the reader's choice holds until the page is reloaded.
 import { el } from './dom.js';
