@@ -72,7 +72,6 @@ class CostModel {
   double weight_bytes() const { return dtype_bytes(precision_.params); }
   // Set when a software era prices each kernel (per-pass roofline plus overhead).
   bool per_kernel() const { return efficiency_.has_value(); }
-  double kernel_overhead_ms() const { return efficiency_ ? efficiency_->kernel_overhead_ms : 0; }
   // What `launches` kernels whose work takes `work_ms` add for their launch and the framework: in a
   // step, kernel_overhead_ms each; timed back to back (CostOptions::kernel_timing), no framework
   // glue, and the launch_interval_ms of each overlaps the work, adding only what it exceeds it by.

@@ -124,7 +124,9 @@ void price_kernel(PassCosts& k, const CostModel& model) {
   }
 }
 
-void add_kernels(PassCosts& to, const PassCosts& k) {
+// A kernel of its own beside a layer's (bias, epilogue, layout conversion): priced, then added.
+void add_priced_kernel(PassCosts& to, PassCosts k, const CostModel& model) {
+  price_kernel(k, model);
   to.forward += k.forward;
   to.backward_data += k.backward_data;
   to.backward_filter += k.backward_filter;
@@ -167,17 +169,10 @@ LayerCost layer_compute_cost(const Layer& l, const CostModel& model, const CostO
         price_kernel(passes, model);
         PassCosts conversions;
         if (options.nchw_tensors) conversions = nchw_conversion_kernels(l, model, passes);
-        if (l.conv_bias && model.unfused_conv_bias()) {
-          PassCosts bias = unfused_bias_kernel(l, model);
-          price_kernel(bias, model);
-          add_kernels(passes, bias);
-        }
-        for (PassCosts& k : fused_epilogue_kernels(l, model)) {
-          price_kernel(k, model);
-          add_kernels(passes, k);
-        }
-        price_kernel(conversions, model);
-        add_kernels(passes, conversions);
+        if (l.conv_bias && model.unfused_conv_bias())
+          add_priced_kernel(passes, unfused_bias_kernel(l, model), model);
+        for (const PassCosts& k : fused_epilogue_kernels(l, model)) add_priced_kernel(passes, k, model);
+        add_priced_kernel(passes, conversions, model);
       } else if (model.profile().cost_memory_bound_layers) {
         add_fused_epilogue(l, model, passes);
       }
