@@ -11,9 +11,13 @@ What it times, each with CUDA events after warm-up (median of repeats):
 Prints one JSON document (also written to --out): the environment (device, clocks, library
 versions) and every measurement. scripts/measured_cases.py turns it into validation cases.
 
-Optional part "profile": per-module forward times and the step's kernel times by kernel name.
+Optional parts: "profile", per-module forward times and the step's kernel times by kernel name;
+"launch", the interval between back-to-back calls of an add, a GEMM and a ReLU on tiny operands
+(the host's floor);
+"sweep", GEMMs that probe tile, wave and alignment effects, each with the kernels it ran and their
+device time (PyTorch's profiler, run after every loop of the run: put "sweep" last in --only).
 
-Usage: measure_gpu.py [--out FILE] [--only gemm,conv,eltwise,cnn,gpt,profile] [--smoke]
+Usage: measure_gpu.py [--out FILE] [--only gemm,conv,eltwise,cnn,gpt,profile,launch,sweep] [--smoke]
 --smoke runs tiny shapes on the CPU, to check the script itself.
 """
 import argparse
@@ -104,8 +108,11 @@ GEMMS = {  # (M outputs, rows, K)
 }
 
 
-def measure_gemms(out):
-    for fmt, shapes in GEMMS.items():
+def time_linears(shapes_by_format, out, keep=False):
+    """Times F.linear on each (M outputs, rows, K) shape of each format into `out`; with `keep`,
+    returns the operands, (format, input, weight) per entry, else frees each after its timing."""
+    kept = []
+    for fmt, shapes in shapes_by_format.items():
         set_tf32(fmt == "tf32")
         for m, rows, k in shapes:
             if ARGS.smoke:
@@ -115,8 +122,70 @@ def measure_gemms(out):
             ms = time_ms(lambda: F.linear(x, w), iters=20)
             out.append({"precision": fmt, "m": m, "rows": rows, "k": k, "forward_ms": ms,
                         "tflops": 2.0 * m * rows * k / ms / 1e9})
+            if keep:
+                kept.append((fmt, x, w))
             del x, w
     set_tf32(False)
+    return kept
+
+
+def measure_gemms(out):
+    time_linears(GEMMS, out)
+
+
+# Shapes that probe the library's tile and kernel choice: products too small in one dimension to
+# fill the device with whole tiles, and output or inner dimensions off the 16-byte alignment.
+SWEEP = {  # (M outputs, rows, K)
+    "bf16": [(4096, r, 4096) for r in (16, 32, 64, 128, 256, 512, 1024, 2048)]
+            + [(m, 8192, 2560) for m in (16, 32, 35, 64, 128, 256)]
+            + [(n, n, 4096) for n in (1536, 2560, 3072, 3584, 5120, 6144)]
+            + [(m, 8456, 2560) for m in (33, 34, 36, 40)] + [(35, 8456, 2560), (35, 2048, 2560), (35, 32768, 2560)]
+            + [(4097, 4096, 4096), (4098, 4096, 4096), (4100, 4096, 4096), (4096, 4096, 4097), (4096, 4097, 4096),
+               (1025, 8192, 2560), (1028, 8192, 2560), (1024, 8192, 2561)],
+    "fp32": [(1760, r, 1760) for r in (16, 32, 64, 256, 512, 1024)]
+            + [(4096, r, 4096) for r in (64, 128, 512)] + [(n, n, n) for n in (512, 1024, 2048)],
+    "tf32": [(1760, 128, 1760), (4096, 128, 4096), (4096, 512, 4096)],
+}
+
+
+def kernel_profile(fn, calls=10):
+    """The CUDA kernels `calls` calls launch, by name (the library's choice of tile and alignment),
+    and their device time per call in ms (kernel durations alone, without the host's issue time)."""
+    if DEV != "cuda":
+        return [], None
+    from torch.profiler import ProfilerActivity, profile
+    try:
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(calls):
+                fn()
+            sync()
+        kernels = [e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+        return sorted({e.name for e in kernels}), sum(e.time_range.elapsed_us() for e in kernels) / calls / 1e3
+    except Exception as e:  # noqa: BLE001 - informative only
+        return [repr(e)], None
+
+
+def measure_sweep(out):
+    # Every loop is timed before the profiler first runs: its activity slows later launches.
+    operands = time_linears(SWEEP, out, keep=True)
+    for entry, (fmt, x, w) in zip(out, operands):
+        set_tf32(fmt == "tf32")
+        entry["kernels"], entry["kernel_device_ms"] = kernel_profile(lambda: F.linear(x, w))
+    set_tf32(False)
+
+
+def measure_launch(out):
+    """The interval between back-to-back calls of an operation with almost nothing to do: what the
+    host (framework, library and driver) takes to issue it, the floor of any such call timed in a
+    loop. An element-wise add, and the GEMM and ReLU of the kernel measurements on tiny operands."""
+    x = torch.zeros(8, device=DEV)
+    probes = [("add_ of 8 elements", lambda: x.add_(1))]
+    for fmt in ("bf16", "fp32"):
+        a = torch.randn(8, 8, device=DEV, dtype=DTYPES[fmt])
+        probes.append((f"F.linear {fmt} 8x8x8", lambda a=a: F.linear(a, a)))
+        probes.append((f"torch.relu {fmt} of 64 elements", lambda a=a: torch.relu(a)))
+    for op, fn in probes:
+        out.append({"op": op, "iters": 200, "interval_ms": time_ms(fn, iters=200)})
 
 
 CONVS = [  # name, N, C, H, W, K, R, stride, pad, precision
@@ -382,7 +451,8 @@ def main():
     DEV = "cpu" if ARGS.smoke else "cuda"
     result = {"environment": environment()}
     parts = {"gemm": measure_gemms, "conv": measure_convs, "eltwise": measure_eltwise,
-             "cnn": measure_cnns, "gpt": measure_gpts, "profile": measure_profiles}
+             "cnn": measure_cnns, "gpt": measure_gpts, "profile": measure_profiles,
+             "launch": measure_launch, "sweep": measure_sweep}
     for part in ARGS.only.split(","):
         result[part] = []
         t0 = time.time()
