@@ -41,9 +41,11 @@ TEST_CASE("conv_ceiling prices convolutions and matmul_ceiling fully connected l
   const Json conv_net = one_layer_net(square_conv(3, 64, 64), {32, 28, 28, 64});
   const Json fc_net = one_layer_net({{"type", "InnerProduct"}, {"num_outputs", 4096}}, {32, 4096});
   auto comp_ms = [](const Json& net, double conv_ceiling, double matmul_ceiling) {
+    // Without wave quantization: a product of few tiles (the inner product's 32 x 4096 is 32 tiles
+    // on 80 SMs) would split its inner dimension by a choice that depends on the ceiling.
     const Json r = {{"command", "layers"}, {"net", net}, {"device", "V100_SXM2_16GB"}, {"conv_algorithm", "gemm"},
                     {"efficiency", {{"conv_ceiling", conv_ceiling}, {"matmul_ceiling", matmul_ceiling},
-                                    {"kernel_overhead_ms", 0}}}};
+                                    {"kernel_overhead_ms", 0}, {"wave_quantization", 0}}}};
     return x_row(r)["forward"]["comp_ms"].get<double>();
   };
   // Halving a ceiling doubles the compute time of the layers it governs, and only theirs.

@@ -68,3 +68,21 @@ TEST_CASE("timing names step or kernel, for CNN requests", "[era][timing][errors
   CHECK(out["error"]["field"] == "timing");
   CHECK(out["error"]["message"].get<std::string>().find("\"step\" or \"kernel\"") != std::string::npos);
 }
+
+TEST_CASE("calibrate fits the launch interval to kernels timed back to back", "[era][timing][calibration]") {
+  // Two small ReLUs measured at a 23 us floor and a large one at its 80 us of work: the fit of
+  // launch_interval_ms from 20 us recovers 23 us (the large one is blind to it).
+  Json list = Json::array();
+  for (double elements : {1 << 18, 1 << 20}) {
+    Json r = relu_request(elements, "kernel");
+    list.push_back({{"request", r}, {"compare", {{"layer", "x"}, {"pass", "forward"}}}, {"measured_ms", 0.023}});
+  }
+  list.push_back({{"request", relu_request(1 << 26, "kernel")},
+                  {"compare", {{"layer", "x"}, {"pass", "forward"}}},
+                  {"measured_ms", (1 << 26) * 4 / 3350e9 * 1e3}});
+  const Json out =
+      paleo::handle_request({{"command", "calibrate"}, {"measurements", list}, {"parameters", {"launch_interval_ms"}}});
+  INFO(out.dump().substr(0, 600));
+  REQUIRE(out["ok"].get<bool>());
+  CHECK(out["profile"]["efficiency"]["launch_interval_ms"].get<double>() == Approx(0.023).margin(1e-5));
+}

@@ -42,7 +42,7 @@ Json pass_json(const PassCost& c, bool with_details) {
 Json device_json(const Device& d) {
   return {{"key", d.key}, {"name", d.name}, {"clock_mhz", d.clock_mhz}, {"peak_gflops", d.peak_gflops},
           {"mem_bandwidth_gb_per_s", d.mem_bandwidth_gb_per_s}, {"memory_bytes", d.memory_bytes},
-          {"is_gpu", d.is_gpu}};
+          {"sm_count", d.sm_count}, {"is_gpu", d.is_gpu}};
 }
 
 Json net_header(const Scenario& s, const Network& net) {

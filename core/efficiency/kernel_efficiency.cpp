@@ -18,12 +18,14 @@ const std::vector<EfficiencyParameter>& efficiency_parameters() {
       {"conv_ceiling", &KernelEfficiency::conv_ceiling, 0.01, 1},
       {"tile", &KernelEfficiency::tile, 1, 4096},
       {"short_k", &KernelEfficiency::short_k, 0, 1e6},
+      {"wave_quantization", &KernelEfficiency::wave_quantization, 0, 1},
       {"vector_ceiling", &KernelEfficiency::vector_ceiling, 0.01, 1},
       {"winograd_ceiling", &KernelEfficiency::winograd_ceiling, 0.01, 1},
       {"memory_fraction", &KernelEfficiency::memory_fraction, 0.01, 1},
       {"kernel_overhead_ms", &KernelEfficiency::kernel_overhead_ms, 0, 100},
       {"launch_interval_ms", &KernelEfficiency::launch_interval_ms, 0, 100},
       {"misaligned_tensor_core", &KernelEfficiency::misaligned_tensor_core, 0, 1},
+      {"odd_tensor_core", &KernelEfficiency::odd_tensor_core, 0, 1},
       {"unfused_conv_bias", &KernelEfficiency::unfused_conv_bias, 0, 1},
       {"pooling_efficiency", &KernelEfficiency::pooling_efficiency, 0.01, 1},
       {"step_overhead_ms", &KernelEfficiency::step_overhead_ms, 0, 10000},
@@ -40,43 +42,90 @@ const EfficiencyParameter* find_efficiency_parameter(const std::string& name) {
 
 namespace {
 
-// A dimension padded to whole tiles. Libraries keep narrower kernels for a dimension shorter
-// than the tile (a 3-channel data gradient is not run in 128-wide tiles): such a dimension takes
-// the smallest halving of the tile, down to 8, that still covers it.
-double padded(double x, double tile) {
+// A dimension in whole tiles. Libraries keep narrower kernels for a dimension shorter than the
+// tile (a 3-channel data gradient is not run in 128-wide tiles): such a dimension takes the
+// smallest halving of the tile, down to 8, that still covers it.
+struct TiledDim {
+  double tile, tiles, padded;
+};
+TiledDim tiled(double x, double tile) {
   while (tile / 2 >= x && tile / 2 >= 8) tile /= 2;
-  return std::ceil(x / tile) * tile;
+  const double tiles = std::ceil(x / tile);
+  return {tile, tiles, tiles * tile};
 }
+
+// The fraction of the SMs that `tiles` keep busy. Fewer tiles than SMs leave the rest idle; from a
+// wave on, the libraries' tile shapes and stream-K scheduling even the last wave out (measured:
+// bf16 products of 1536 to 6144 square on an H100 reach 0.74 to 1.0 of the largest's rate, with
+// no steps at whole waves; docs/measurements.md).
+double wave_fill(double tiles, double sm_count) {
+  return std::min(1.0, tiles / sm_count);
+}
+
+// The shortest part of a split inner dimension, and the most parts (a weight gradient of a small
+// filter over a large batch splits its inner dimension into hundreds).
+constexpr double kMinSplitChunk = 128;
+constexpr double kMaxSplit = 4096;
 
 }  // namespace
 
-double matmul_shape_efficiency(const KernelEfficiency& e, double m, double n, double k) {
-  if (m <= 0 || n <= 0 || k <= 0) return 1;
-  const double padded_m = padded(m, e.tile), padded_n = padded(n, e.tile);
-  return (m * n) / (padded_m * padded_n) * (k / (k + e.short_k));
+MatmulTiling matmul_tiling(const KernelEfficiency& e, double m, double n, double k, double sm_count, double batches,
+                           double ceiling_ms, double ms_per_byte) {
+  MatmulTiling t;
+  if (m <= 0 || n <= 0 || k <= 0) return t;
+  const TiledDim tm = tiled(m, e.tile), tn = tiled(n, e.tile);
+  const double padding = (m * n) / (tm.padded * tn.padded);
+  auto inner = [&](double chunk) { return chunk / (chunk + e.short_k); };
+  t.efficiency = padding * inner(k);
+  if (sm_count <= 0 || e.wave_quantization <= 0) return t;
+  // A product of too few tiles to fill the device has its inner dimension split (split-K), at the
+  // price of reducing the parts' partial sums.
+  const double tiles = tm.tiles * tn.tiles * std::max(1.0, batches);
+  t.efficiency = padding * wave_fill(tiles, sm_count) * inner(k);
+  double best_ms = ceiling_ms / t.efficiency;
+  // A split past the first that fills every SM only shortens the parts and adds partial sums.
+  for (double split = 2; tiles * split / 2 < sm_count && split <= kMaxSplit && k / split >= kMinSplitChunk;
+       split *= 2) {
+    const MatmulTiling candidate{padding * wave_fill(tiles * split, sm_count) * inner(k / split), split};
+    const double ms = ceiling_ms / candidate.efficiency + split_k_bytes(candidate, m, n, batches) * ms_per_byte;
+    if (ms < best_ms) {
+      best_ms = ms;
+      t = candidate;
+    }
+  }
+  return t;
 }
 
-double era_matmul_peak_gflops(const Device& d, const KernelEfficiency& e, Dtype t, double n, double k) {
+double split_k_bytes(const MatmulTiling& tiling, double m, double n, double batches) {
+  if (tiling.split_k <= 1) return 0;
+  return 2 * tiling.split_k * m * n * std::max(1.0, batches) * 4;
+}
+
+double era_matmul_peak_gflops(const Device& d, const KernelEfficiency& e, Dtype t, double m, double n, double k) {
   const double aligned_or_vector = matmul_peak_gflops(d, t, n, k);
   if (e.misaligned_tensor_core <= 0 || runs_on_tensor_cores(d, t, n, k)) return aligned_or_vector;
   if (effective_matmul_dtype(d, t) == Dtype::kFp32) return aligned_or_vector;  // no tensor cores for t
-  return std::max(aligned_or_vector, dense_peak_gflops(d, t) * e.misaligned_tensor_core);
+  double rate = e.misaligned_tensor_core;
+  if (e.odd_tensor_core > 0 && (std::fmod(n, 2) != 0 || std::fmod(k, 2) != 0)) {
+    // Elements loaded per FLOP grow as 1/tm + 1/tn: the full tile's ratio over this one's.
+    rate = e.odd_tensor_core * (2 / e.tile) / (1 / tiled(m, e.tile).tile + 1 / tiled(n, e.tile).tile);
+  }
+  return std::max(aligned_or_vector, dense_peak_gflops(d, t) * rate);
 }
 
-double achieved_matmul_gflops(double peak_gflops, const KernelEfficiency& e, double m, double n, double k,
-                              bool convolution) {
-  const double ceiling = convolution ? e.conv_ceiling : e.matmul_ceiling;
-  return peak_gflops * ceiling * matmul_shape_efficiency(e, m, n, k);
+double ceiling_gflops(double peak_gflops, const KernelEfficiency& e, bool convolution) {
+  return peak_gflops * (convolution ? e.conv_ceiling : e.matmul_ceiling);
 }
 
 double matmul_ms(const Device& d, const KernelEfficiency& e, Dtype t, double m, double n, double k, double batches) {
   const double flops = 2 * m * n * k * batches;
   if (flops <= 0) return 0;
-  const double peak = achieved_matmul_gflops(era_matmul_peak_gflops(d, e, t, n, k), e, m, n, k);
-  const double compute_ms = flops / (peak * 1e9) * 1e3;
+  const double ceiling_ms = flops / (ceiling_gflops(era_matmul_peak_gflops(d, e, t, m, n, k), e) * 1e9) * 1e3;
+  const MatmulTiling tiling = matmul_tiling(e, m, n, k, d.sm_count, batches, ceiling_ms, memory_ms(d, e, 1));
   // A product too small to be compute-bound still reads its operands and writes its result.
   const double bytes = (m * k + k * n + m * n) * dtype_bytes(t) * batches;
-  return std::max(compute_ms, memory_ms(d, e, bytes));
+  return std::max(ceiling_ms / tiling.efficiency, memory_ms(d, e, bytes)) +
+         memory_ms(d, e, split_k_bytes(tiling, m, n, batches));
 }
 
 double memory_ms(const Device& d, const KernelEfficiency& e, double bytes) {

@@ -1,7 +1,7 @@
 #pragma once
 // efficiency/: how much of a device's peak a kernel reaches. This file: the per-kernel
-// roofline with an achievable efficiency for matrix products (tile quantization, short inner
-// dimensions, a ceiling), an achievable fraction of memory bandwidth, and a per-kernel overhead.
+// roofline with an achievable efficiency for matrix products (tile and wave quantization, split
+// inner dimensions, a ceiling), an achievable fraction of memory bandwidth, and a per-kernel overhead.
 // The parameters are defaults of a modern software stack (cuBLAS/cuDNN 8+, fused kernels); the
 // fidelity work fits them per device generation and software era (docs/transformer.md).
 #include <string>
@@ -18,6 +18,9 @@ struct KernelEfficiency {
   double tile = 128;               // m and n are padded to whole tiles of this size (or of a
                                    // halving of it, down to 8, for a shorter dimension)
   double short_k = 64;             // inner dimension k reaches k / (k + short_k) of the ceiling
+  // 1: a product of fewer tiles than the device has SMs (Device::sm_count) leaves the rest idle,
+  // or splits its inner dimension (split-K) and reduces the parts' partial sums; 0: neither.
+  double wave_quantization = 1;
   double vector_ceiling = 0.70;    // fraction of the vector peak for arithmetic-heavy non-GEMM work
   double winograd_ceiling = 0.70;  // fraction of the vector peak a Winograd convolution reaches on
                                    // its own (reduced) FLOPs: transforms and batched products
@@ -29,6 +32,11 @@ struct KernelEfficiency {
   // Fraction of the dense tensor-core peak a GEMM reaches when a dimension breaks the tensor
   // cores' 16-byte alignment; 0: it runs on the CUDA cores instead (cuBLAS before 11.0).
   double misaligned_tensor_core = 0;
+  // The same for a dimension of odd length, which only one-element-aligned kernels take (cuBLAS's
+  // "align1" ones), in tiles of `tile` x `tile`; 0: misaligned_tensor_core. Such kernels are bound
+  // by their one-element loads: a narrower tile, which loads more per FLOP, runs slower in
+  // proportion (tm tn / (tm + tn) against the full tile's).
+  double odd_tensor_core = 0;
   // 1: a convolution's bias is a kernel of its own (PyTorch adds it after cuDNN's convolution
   // and reduces the output gradient for its gradient); 0: fused into the convolution or absent.
   double unfused_conv_bias = 0;
@@ -54,14 +62,25 @@ const EfficiencyParameter* find_efficiency_parameter(const std::string& name);
 double matmul_ms(const Device& d, const KernelEfficiency& e, Dtype t, double m, double n, double k,
                  double batches = 1);
 // The peak an (m x k) by (k x n) product in format t runs against: the tensor cores' when n and k
-// are aligned for them, else misaligned_tensor_core of it where the era has that, else the vector peak.
-double era_matmul_peak_gflops(const Device& d, const KernelEfficiency& e, Dtype t, double n, double k);
-// Efficiency factor (0, 1] of one product's shape, before the ceiling.
-double matmul_shape_efficiency(const KernelEfficiency& e, double m, double n, double k);
-// The FLOP/s (1e9) an (m x k) by (k x n) product reaches on units of `peak_gflops`: the ceiling
-// (conv_ceiling for a convolution, else matmul_ceiling) times the shape's efficiency.
-double achieved_matmul_gflops(double peak_gflops, const KernelEfficiency& e, double m, double n, double k,
-                              bool convolution = false);
+// are aligned for them, else misaligned_tensor_core (odd_tensor_core, by its tiles' shape, for an
+// odd n or k) of it where the era has that, else the vector peak.
+double era_matmul_peak_gflops(const Device& d, const KernelEfficiency& e, Dtype t, double m, double n, double k);
+// How `batches` (m x k) by (k x n) products fill a device of `sm_count` SMs: the fraction of the
+// ceiling their shape reaches (tiles padded, the share of SMs the tiles keep busy, a short inner
+// dimension) and the number of parts the library splits the inner dimension into (1: none),
+// chosen as the split of least time: `ceiling_ms` (the products at the ceiling) over the
+// efficiency, plus the partial sums' bytes at `ms_per_byte`.
+struct MatmulTiling {
+  double efficiency = 1;
+  double split_k = 1;
+};
+MatmulTiling matmul_tiling(const KernelEfficiency& e, double m, double n, double k, double sm_count, double batches,
+                           double ceiling_ms, double ms_per_byte);
+// The bytes a split inner dimension adds: each part's fp32 partial sums, written and read back.
+double split_k_bytes(const MatmulTiling& tiling, double m, double n, double batches = 1);
+// The FLOP/s (1e9) a product reaches at the ceiling of units of `peak_gflops` (conv_ceiling for a
+// convolution, else matmul_ceiling), before its tiling's efficiency.
+double ceiling_gflops(double peak_gflops, const KernelEfficiency& e, bool convolution = false);
 // Streaming `bytes` through memory.
 double memory_ms(const Device& d, const KernelEfficiency& e, double bytes);
 // Non-GEMM arithmetic at the vector peak.

@@ -14,6 +14,9 @@ struct Device {
   double mem_bandwidth_gb_per_s = 0;  // paleo2017 divides by 2^30 (see ModelProfile)
   double memory_bytes = 0;            // 0 = unknown
   bool is_gpu = true;
+  // Streaming multiprocessors (compute units): how many tiles of a matrix product run at once,
+  // for wave quantization (core/efficiency/kernel_efficiency.h). 0 = unknown: no wave effect.
+  double sm_count = 0;
   std::string generation;             // architecture ("volta", "ampere", "hopper", ...): picks the software era
   // Dense matrix-unit (tensor core) peaks per number format, 1e9 FLOP/s: "tf32", "fp16", "bf16",
   // "fp8" (core/precision/device_peak.h). Empty for devices without matrix units.

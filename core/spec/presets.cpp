@@ -1,5 +1,7 @@
 #include "core/spec/presets.h"
 
+#include <cmath>
+
 #include "core/spec/embedded_presets.h"
 #include "core/base/error.h"
 #include "core/base/request_limits.h"
@@ -51,6 +53,12 @@ Device device_from_json(const Json& obj, const std::string& field) {
   if (obj.contains("memory_bytes") && !obj["memory_bytes"].is_null()) {
     d.memory_bytes = read_number(obj, "memory_bytes", "");
     if (d.memory_bytes < 0 || d.memory_bytes > 1e18) throw Error("'memory_bytes' must be from 0 to 1e18", "", field);
+  }
+  if (obj.contains("sm_count") && !obj["sm_count"].is_null()) {
+    const Json& sm = obj["sm_count"];
+    d.sm_count = sm.is_number() ? sm.get<double>() : -1;
+    if (!(d.sm_count >= 0 && d.sm_count <= 1e6) || d.sm_count != std::floor(d.sm_count))
+      throw Error("'sm_count' must be a whole number from 0 to 1e6 (0: unknown), got " + echo(sm), "", field);
   }
   if (obj.contains("is_gpu")) {
     if (!obj["is_gpu"].is_boolean()) throw Error("'is_gpu' must be true or false", "", field);

@@ -41,6 +41,8 @@ export interface DeviceSpec {
   peak_gflops: number;
   mem_bandwidth_gb_per_s: number;
   memory_bytes?: number;
+  /** Streaming multiprocessors (compute units); 0 or absent: unknown (no wave quantization). */
+  sm_count?: number;
   is_gpu?: boolean;
 }
 
@@ -100,7 +102,7 @@ export interface RequestFields {
   software_era?: string;
   efficiency?: Partial<Record<'matmul_ceiling' | 'conv_ceiling' | 'tile' | 'short_k' | 'vector_ceiling' | 'winograd_ceiling' |
     'memory_fraction' | 'kernel_overhead_ms' | 'step_overhead_ms' | 'message_overhead_ms' | 'misaligned_tensor_core' |
-    'unfused_conv_bias' | 'pooling_efficiency' | 'launch_interval_ms', number>>;
+    'unfused_conv_bias' | 'pooling_efficiency' | 'launch_interval_ms' | 'wave_quantization' | 'odd_tensor_core', number>>;
   optimizer?: 'sgd' | 'momentum' | 'adam';
   cluster?: string | ClusterSpec;
   nodes?: number;
