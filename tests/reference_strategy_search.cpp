@@ -222,7 +222,10 @@ double transfer_ms(const StrategyProblem& p, int producer, const StrategyConfig&
   if (worst <= 0) return 0;
   const bool one_node = std::max(a.degree(), b.degree()) <= p.cluster.devices_per_node;
   const Link& link = one_node ? p.cluster.intra : p.cluster.inter;
-  return link.alpha_ms() + worst * p.model.activation_bytes() * link.ms_per_byte();
+  // Across nodes a node's devices share its NICs.
+  const double g = static_cast<double>(p.cluster.devices_per_node);
+  const double share = one_node ? 1.0 : std::min(static_cast<double>(p.cluster.nics_per_node), g) / g;
+  return link.alpha_ms() + worst * p.model.activation_bytes() * link.ms_per_byte() / share;
 }
 
 double strategy_cost(const StrategyProblem& p, const std::vector<int>& choice) {

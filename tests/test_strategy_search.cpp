@@ -2,6 +2,7 @@
 // paper's findings on AlexNet, VGG-16 and Inception-v3.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <deque>
 #include <random>
 #include <string>
@@ -11,6 +12,7 @@
 #include "core/cluster/cluster_step.h"
 #include "core/search/strategy_search.h"
 #include "core/search/strategy_traffic.h"
+#include "core/search/strategy_transfer.h"
 #include "small_layer_graphs.h"
 
 namespace {
@@ -183,6 +185,33 @@ TEST_CASE("the bytes a strategy moves per step, counted by hand", "[search]") {
   REQUIRE(server.configs[1][static_cast<std::size_t>(mp[1])] == paleo::StrategyConfig{1, 8, 1, 1});
   REQUIRE(server.configs[0][static_cast<std::size_t>(mp[0])] == paleo::StrategyConfig{8, 1, 1, 1});
   CHECK(paleo::strategy_traffic_bytes(server, mp) == Approx(2.0 * 2 * 8 * 3584 * 4).epsilon(1e-12));
+}
+
+TEST_CASE("a transfer across nodes shares the node's NICs among its devices, priced by hand", "[search]") {
+  // data [8, 8, 8, 8] -> conv1 on 2 nodes x 4 devices, fp32. data sample-split 8 ways, conv1
+  // channel-split 8 ways: each device needs the whole 4,096 elements and holds 512, so 3,584 x 4
+  // bytes arrive on the slowest device, over InfiniBand (5 us, 10 GB/s) since the parts span both
+  // nodes; the node's 4 devices take theirs at once through its NICs.
+  const Json spec = net_of({{"conv1", layer("Convolution", {"data"})}});
+  const paleo::Request r = paleo::parse_request(Json{{"command", "layers"}, {"net", spec}, {"profile", "paleo2026"}});
+  const paleo::Network n = paleo::build_network(r.scenario.spec, r.scenario.graph, r.scenario.batch_size);
+  const double bytes = 3584.0 * 4;
+  for (long nics : {1L, 2L, 4L, 8L}) {
+    INFO("NICs per node: " << nics);
+    paleo::Cluster c = cluster(2, 4, link(1.0, 20), link(5.0, 10));
+    c.nics_per_node = nics;
+    const paleo::StrategyProblem p = paleo::make_strategy_problem(n, r.scenario.cost_model(), r.scenario.cost, c,
+                                                                  paleo::collective_settings(r.scenario.device, 1));
+    const double share = static_cast<double>(std::min(nics, 4L)) / 4;  // 8 NICs: still one per device
+    CHECK(paleo::transfer_entry_ms(p, 0, {8, 1, 1, 1}, 1, {1, 8, 1, 1}) ==
+          Approx(0.005 + bytes / (10e9 * share) * 1e3).epsilon(1e-12));
+  }
+  // Inside one node (4 devices, channel-split 4 ways): NVLink-class link, no sharing.
+  const paleo::StrategyProblem one = paleo::make_strategy_problem(
+      n, r.scenario.cost_model(), r.scenario.cost, cluster(1, 4, link(1.0, 20), link(5.0, 10)),
+      paleo::collective_settings(r.scenario.device, 1));
+  CHECK(paleo::transfer_entry_ms(one, 0, {4, 1, 1, 1}, 1, {1, 4, 1, 1}) ==
+        Approx(0.001 + 3072.0 * 4 / 20e9 * 1e3).epsilon(1e-12));
 }
 
 TEST_CASE("one weird trick: samples split up to the first dense layer, channels from it on", "[search]") {
