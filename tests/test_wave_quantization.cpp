@@ -89,6 +89,10 @@ TEST_CASE("A device's SM count prices a small product through the API", "[effici
   CHECK(out["device"]["sm_count"].get<double>() == 10);
   const Json preset = paleo::handle_request({{"command", "estimate"}, {"net", "alex_v2"}, {"device", "H100_SXM"}});
   CHECK(preset["device"]["sm_count"].get<double>() == 132);
+  const Json transformer = paleo::handle_request(
+      {{"command", "estimate"}, {"net", "gpt3_125m"}, {"device", "A100_80GB_SXM"}, {"micro_batch", 4}});
+  REQUIRE(transformer["ok"].get<bool>());
+  CHECK(transformer["device"]["sm_count"].get<double>() == 108);
 }
 
 TEST_CASE("An SM count that is negative, fractional or not a number is refused", "[efficiency][wave][bad_input]") {

@@ -89,7 +89,8 @@ Json era_json(const SoftwareEra& era) {
 
 Json device_json(const Device& d) {
   Json j = {{"key", d.key}, {"name", d.name}, {"generation", d.generation}, {"peak_gflops", d.peak_gflops},
-            {"mem_bandwidth_gb_per_s", d.mem_bandwidth_gb_per_s}, {"memory_bytes", d.memory_bytes}};
+            {"mem_bandwidth_gb_per_s", d.mem_bandwidth_gb_per_s}, {"memory_bytes", d.memory_bytes},
+            {"sm_count", d.sm_count}};
   j["peak_tensor_gflops"] = Json::object();
   for (const auto& [format, gflops] : d.peak_tensor_gflops) j["peak_tensor_gflops"][format] = gflops;
   return j;
