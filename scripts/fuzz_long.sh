@@ -20,7 +20,7 @@ for target in "${targets[@]}"; do
   echo "paleo: fuzz_$target, $runs runs"
   start=$(date +%s)
   build/fuzz/fuzz_"$target" build/fuzz/corpus-long/"$target" -dict=fuzz/api.dict -runs="$runs" -max_total_time="${PALEO_FUZZ_SECONDS:-0}" \
-    -timeout=1 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+    -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
     -artifact_prefix=build/fuzz/artifacts/"$target"- 2>&1 | tee build/fuzz/long-"$target".log | tail -n 40
   echo "paleo: fuzz_$target took $(( $(date +%s) - start )) s"
 done
