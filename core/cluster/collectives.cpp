@@ -245,9 +245,7 @@ CollectiveCost hierarchical_all_reduce(const Cluster& cluster, double bytes, con
   total.algorithm = "hierarchical";
   if (g > 1) total += best_collective(CollectiveOp::kReduceScatter, g, bytes, cluster.intra, settings);
   // Each device all-reduces its 1/G share across nodes; the node's NICs are shared by its G devices.
-  Link inter = cluster.inter;
-  const double nics = static_cast<double>(cluster.nics_per_node < g ? cluster.nics_per_node : g);
-  inter.bandwidth_gb_per_s *= nics / static_cast<double>(g);
+  const Link inter = cluster.shared_inter();
   if (cluster.nodes > 1)
     total += collective_cost(CollectiveOp::kAllReduce, inter_algorithm, cluster.nodes, bytes / static_cast<double>(g),
                              inter, settings);
@@ -264,9 +262,7 @@ CollectiveCost hierarchical_collective(CollectiveOp op, const Cluster& cluster, 
   CollectiveCost total;
   total.algorithm = "hierarchical";
   if (g > 1) total += best_collective(op, g, bytes, cluster.intra, settings);
-  Link inter = cluster.inter;
-  const double nics = static_cast<double>(cluster.nics_per_node < g ? cluster.nics_per_node : g);
-  inter.bandwidth_gb_per_s *= nics / static_cast<double>(g);
+  const Link inter = cluster.shared_inter();
   if (cluster.nodes > 1) total += best_collective(op, cluster.nodes, bytes / static_cast<double>(g), inter, settings);
   return total;
 }

@@ -62,10 +62,10 @@ double CostModel::matmul_ms(double flops, const GemmShape& s) const {
     // cuDNN pads a convolution's short channel count instead: only GEMMs take the misaligned rate.
     const double era_peak =
         s.convolution ? peak : era_matmul_peak_gflops(device_, *efficiency_, precision_.compute, s.m, s.align_n, s.align_k);
-    const double ceiling_ms = flops / (ceiling_gflops(era_peak, *efficiency_, s.convolution) * 1e9) * 1e3;
-    const MatmulTiling tiling = matmul_tiling(*efficiency_, s.m, s.n, s.k, device_.sm_count, 1, ceiling_ms, mem_ms(1));
     // A split inner dimension's partial sums are reduced by a pass over memory of their own.
-    return ceiling_ms / tiling.efficiency + mem_ms(split_k_bytes(tiling, s.m, s.n));
+    const TiledMatmulMs ms = tiled_matmul_ms(*efficiency_, flops, ceiling_gflops(era_peak, *efficiency_, s.convolution),
+                                             s.m, s.n, s.k, device_.sm_count, 1, mem_ms(1));
+    return ms.compute_ms + ms.reduce_ms;
   }
   return floored(flops / 1e9 / peak * 1e3 / ppp_comp_);
 }

@@ -101,6 +101,13 @@ double split_k_bytes(const MatmulTiling& tiling, double m, double n, double batc
   return 2 * tiling.split_k * m * n * std::max(1.0, batches) * 4;
 }
 
+TiledMatmulMs tiled_matmul_ms(const KernelEfficiency& e, double flops, double ceiling_gflops, double m, double n,
+                              double k, double sm_count, double batches, double ms_per_byte) {
+  const double ceiling_ms = flops / (ceiling_gflops * 1e9) * 1e3;
+  const MatmulTiling tiling = matmul_tiling(e, m, n, k, sm_count, batches, ceiling_ms, ms_per_byte);
+  return {ceiling_ms / tiling.efficiency, split_k_bytes(tiling, m, n, batches) * ms_per_byte};
+}
+
 double era_matmul_peak_gflops(const Device& d, const KernelEfficiency& e, Dtype t, double m, double n, double k) {
   const double aligned_or_vector = matmul_peak_gflops(d, t, n, k);
   if (e.misaligned_tensor_core <= 0 || runs_on_tensor_cores(d, t, n, k)) return aligned_or_vector;
@@ -120,12 +127,11 @@ double ceiling_gflops(double peak_gflops, const KernelEfficiency& e, bool convol
 double matmul_ms(const Device& d, const KernelEfficiency& e, Dtype t, double m, double n, double k, double batches) {
   const double flops = 2 * m * n * k * batches;
   if (flops <= 0) return 0;
-  const double ceiling_ms = flops / (ceiling_gflops(era_matmul_peak_gflops(d, e, t, m, n, k), e) * 1e9) * 1e3;
-  const MatmulTiling tiling = matmul_tiling(e, m, n, k, d.sm_count, batches, ceiling_ms, memory_ms(d, e, 1));
+  const TiledMatmulMs ms = tiled_matmul_ms(e, flops, ceiling_gflops(era_matmul_peak_gflops(d, e, t, m, n, k), e), m, n,
+                                           k, d.sm_count, batches, memory_ms(d, e, 1));
   // A product too small to be compute-bound still reads its operands and writes its result.
   const double bytes = (m * k + k * n + m * n) * dtype_bytes(t) * batches;
-  return std::max(ceiling_ms / tiling.efficiency, memory_ms(d, e, bytes)) +
-         memory_ms(d, e, split_k_bytes(tiling, m, n, batches));
+  return std::max(ms.compute_ms, memory_ms(d, e, bytes)) + ms.reduce_ms;
 }
 
 double memory_ms(const Device& d, const KernelEfficiency& e, double bytes) {

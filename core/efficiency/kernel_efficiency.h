@@ -78,6 +78,13 @@ MatmulTiling matmul_tiling(const KernelEfficiency& e, double m, double n, double
                            double ceiling_ms, double ms_per_byte);
 // The bytes a split inner dimension adds: each part's fp32 partial sums, written and read back.
 double split_k_bytes(const MatmulTiling& tiling, double m, double n, double batches = 1);
+// `flops` of such products at `ceiling_gflops` (the units' peak times the ceiling), tiled on the
+// device: their compute, and the reduction of a split inner dimension at `ms_per_byte`.
+struct TiledMatmulMs {
+  double compute_ms = 0, reduce_ms = 0;
+};
+TiledMatmulMs tiled_matmul_ms(const KernelEfficiency& e, double flops, double ceiling_gflops, double m, double n,
+                              double k, double sm_count, double batches, double ms_per_byte);
 // The FLOP/s (1e9) a product reaches at the ceiling of units of `peak_gflops` (conv_ceiling for a
 // convolution, else matmul_ceiling), before its tiling's efficiency.
 double ceiling_gflops(double peak_gflops, const KernelEfficiency& e, bool convolution = false);

@@ -18,6 +18,15 @@ struct Cluster {
   Link inter;            // between nodes (one NIC's link)
   std::int64_t nics_per_node = 1;
 
+  // The inter-node link as each device of a node sees it when all G of them cross at once: they
+  // share the node's NICs, min(nics, G) / G of one each.
+  Link shared_inter() const {
+    const std::int64_t g = devices_per_node < 1 ? 1 : devices_per_node;
+    Link l = inter;
+    l.bandwidth_gb_per_s *= static_cast<double>(nics_per_node < g ? nics_per_node : g) / static_cast<double>(g);
+    return l;
+  }
+
   // Checked: a request's nodes x devices_per_node must not wrap (paleo::Error naming "cluster").
   std::int64_t devices() const { return checked_multiply(nodes, devices_per_node, "cluster"); }
 };

@@ -202,7 +202,7 @@ double total_missing(const DeviceBoxes& own, std::size_t a, const DeviceBoxes& n
 
 // Elements missing on the slowest device, as time over the link the two configurations span.
 // Across nodes every device of a node takes its part at once, so the node's devices share its
-// NICs, as the collectives price it (docs/cluster.md): each gets min(nics, G) / G of one.
+// NICs, as the collectives price it (Cluster::shared_inter, docs/cluster.md).
 struct TransferPrice {
   long per_node = 1;
   double intra_alpha_ms = 0, intra_ms_per_byte = 0, inter_alpha_ms = 0, inter_ms_per_byte = 0;
@@ -213,8 +213,7 @@ struct TransferPrice {
         intra_alpha_ms(p.cluster.intra.alpha_ms()),
         intra_ms_per_byte(p.cluster.intra.ms_per_byte()),
         inter_alpha_ms(p.cluster.inter.alpha_ms()),
-        inter_ms_per_byte(p.cluster.inter.ms_per_byte() * static_cast<double>(per_node) /
-                          static_cast<double>(std::min<std::int64_t>(p.cluster.nics_per_node, per_node))),
+        inter_ms_per_byte(p.cluster.shared_inter().ms_per_byte()),
         element_bytes(p.model.activation_bytes()) {}
 
   double ms(double worst, long da, long db) const {
