@@ -140,6 +140,23 @@ TEST_CASE("memory per device of a small net, by hand") {
   CHECK(out["cluster"]["max_batch_per_replica"].get<double>() == expected);
 }
 
+TEST_CASE("the largest fitting batch fits, and one sample more does not") {
+  // On an H100 in its era the footprint is not linear in the batch (the workspaces of the
+  // algorithms chosen at each batch): the answer is checked against the footprints at that batch
+  // and the next.
+  for (const char* net : {"vgg16", "inception_v3", "mobilenet_v2"}) {
+    const Json h100 = {{"device", "H100_SXM"}};
+    const auto largest = estimate(net, cluster(12.1, 1.5), h100)["max_batch_per_replica"].get<std::int64_t>();
+    REQUIRE(largest > 1);
+    CAPTURE(net, largest);
+    Json at = h100;
+    at["batch_size"] = largest;
+    CHECK(estimate(net, cluster(12.1, 1.5), at)["memory"][0]["fits"].get<bool>());
+    at["batch_size"] = largest + 1;
+    CHECK_FALSE(estimate(net, cluster(12.1, 1.5), at)["memory"][0]["fits"].get<bool>());
+  }
+}
+
 TEST_CASE("a faster inter-node link never slows the step, and more latency never speeds it up") {
   double previous = INFINITY;
   for (double bw : {1.0, 5.0, 12.5, 25.0, 50.0}) {

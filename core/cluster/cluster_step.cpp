@@ -50,21 +50,46 @@ void backward_order(const PricedNetwork& c, std::size_t first, std::size_t last,
   }
 }
 
-// Memory grows linearly with the batch in this model (activations, and the workspaces of the
-// chosen algorithms): solve the line through batch 1 and 2, then step down while it does not fit.
+// The largest batch whose footprint fits: a bracket [fits, does not fit] narrowed to adjacent
+// batches. The footprint is nearly linear in the batch (activations, plus the workspaces of the
+// algorithms chosen at that batch), so each probe interpolates inside the bracket (bisecting
+// when an end has been kept twice): each probe prices the whole net.
 std::int64_t largest_fitting_batch(const Scenario& s, NetworkPricer& pricer) {
-  if (s.device.memory_bytes <= 0) return 0;
+  const double memory = s.device.memory_bytes;
+  if (memory <= 0) return 0;
   auto total = [&](Dim b) {
     const PricedNetwork c = pricer.at(b);
-    return memory_footprint(c.net, c.cost, s.cost.optimizer, s.device.memory_bytes).total_bytes();
+    return memory_footprint(c.net, c.cost, s.cost.optimizer, memory).total_bytes();
   };
-  const double one = total(1), slope = total(2) - one;
-  if (one > s.device.memory_bytes || slope <= 0) return 0;
-  double guess = std::floor((s.device.memory_bytes - (one - slope)) / slope);
-  guess = std::min(guess, static_cast<double>(Dim{1} << 30));
-  for (int tries = 0; tries < 16 && guess > 1 && total(static_cast<Dim>(guess)) > s.device.memory_bytes; ++tries)
-    guess = std::floor(guess * 0.97);
-  return static_cast<std::int64_t>(std::max(1.0, guess));
+  constexpr Dim kLargest = Dim{1} << 30;
+  Dim lo = 1, hi = 2;
+  double lo_bytes = total(lo), hi_bytes = total(hi);
+  if (lo_bytes > memory) return 0;
+  // Grow the bracket until its top does not fit, from the line through the points known.
+  while (hi_bytes <= memory) {
+    if (hi == kLargest) return hi;
+    const double slope = (hi_bytes - lo_bytes) / static_cast<double>(hi - lo);
+    const double reach = slope > 0 ? static_cast<double>(hi) + (memory - hi_bytes) / slope + 1 : 2.0 * hi;
+    lo = hi;
+    lo_bytes = hi_bytes;
+    hi = static_cast<Dim>(std::min(static_cast<double>(kLargest), std::max(reach, static_cast<double>(hi) + 1)));
+    hi_bytes = total(hi);
+  }
+  int kept_lo = 0, kept_hi = 0;
+  while (hi - lo > 1) {
+    Dim probe = lo + (hi - lo) / 2;
+    if (kept_lo < 2 && kept_hi < 2 && hi_bytes > lo_bytes) {
+      const double at = static_cast<double>(lo) + (memory - lo_bytes) / (hi_bytes - lo_bytes) * static_cast<double>(hi - lo);
+      probe = std::clamp<Dim>(static_cast<Dim>(std::floor(at)), lo + 1, hi - 1);
+    }
+    const double bytes = total(probe);
+    if (bytes <= memory) {
+      lo = probe, lo_bytes = bytes, ++kept_hi, kept_lo = 0;
+    } else {
+      hi = probe, hi_bytes = bytes, ++kept_lo, kept_hi = 0;
+    }
+  }
+  return lo;
 }
 
 void choose(ClusterStep& step, const ClusterOptions& o) {
