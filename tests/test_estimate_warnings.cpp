@@ -120,3 +120,37 @@ TEST_CASE("a cluster on a slow link is told so, on NVLink it is not") {
   CHECK(fast["cluster"]["chosen"]["comm_ms"].get<double>() < fast["cluster"]["compute"]["compute_ms"].get<double>());
   CHECK(warnings_of(fast, "links: ").empty());
 }
+
+TEST_CASE("a precision the device's matrix units lack is priced as its fallback, and says so") {
+  // The V100 has fp16 tensor cores only, the Titan X (Maxwell) none, the A100 no fp8.
+  struct Case {
+    const char* device;
+    const char* precision;
+    const char* runs_as;  // nullptr: the device has it
+  };
+  for (const Case& c : {Case{"V100_SXM2_16GB", "bf16", "fp16"}, Case{"V100_SXM2_16GB", "tf32", "fp32"},
+                        Case{"TITAN_X", "fp16", "fp32"}, Case{"A100_80GB_SXM", "fp8", "bf16"},
+                        Case{"A100_80GB_SXM", "bf16", nullptr}, Case{"H100_SXM", "fp8", nullptr},
+                        Case{"TITAN_X", "fp32", nullptr}}) {
+    CAPTURE(c.device, c.precision);
+    for (const char* command : {"estimate", "search"}) {
+      Json request = {{"command", command}, {"net", "alex_v2"}, {"device", c.device}, {"precision", c.precision}};
+      if (std::string(command) == "search") request["devices"] = 2;
+      const auto found = warnings_of(ok(request), "precision:");
+      if (!c.runs_as) {
+        CHECK(found.empty());
+        continue;
+      }
+      REQUIRE(found.size() == 1);
+      CHECK(contains(found[0], std::string(" no ") + (std::string(c.precision) == "fp8" ? "fp8_e4m3" : c.precision) +
+                                   " matrix units: products run as " + c.runs_as));
+    }
+  }
+  // The fallback's price: bf16 on a V100 is fp16 on its tensor cores, to the digit.
+  auto step = [](const char* precision) {
+    return ok({{"command", "estimate"}, {"net", "alex_v2"}, {"device", "V100_SXM2_16GB"}, {"precision", precision}})
+        ["totals"]["step_ms"].get<double>();
+  };
+  CHECK(step("bf16") == step("fp16"));
+  CHECK(step("bf16") < step("fp32"));
+}

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/api/cnn_request.h"
+#include "core/precision/device_peak.h"
 #include "core/base/checked_math.h"
 #include "core/cluster/collectives.h"
 #include "core/base/error.h"
@@ -439,6 +440,7 @@ Request parse_request(const Json& request) {
   }
   warn_unused_fields(request, r);
   read_cnn_kernel_model(request, r.scenario);
+  if (auto w = matrix_format_warning(r.scenario.device, r.scenario.precision.compute)) r.warnings.push_back(*w);
   if (request.contains("net")) {
     read_net(request, r.scenario, r.warnings);
     r.has_net = true;

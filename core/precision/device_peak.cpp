@@ -52,4 +52,11 @@ double matmul_peak_gflops(const Device& d, Dtype t, double n, double k) {
   return d.peak_tensor_gflops.at(tensor_peak_key(effective_matmul_dtype(d, t)));
 }
 
+std::optional<std::string> matrix_format_warning(const Device& d, Dtype t) {
+  const Dtype runs_as = effective_matmul_dtype(d, t);
+  if (t == Dtype::kFp32 || runs_as == t) return std::nullopt;
+  return std::string("precision: the device has no ") + dtype_name(t) + " matrix units: products run as " +
+         dtype_name(runs_as);
+}
+
 }  // namespace paleo

@@ -9,6 +9,9 @@
 // peak, `peak_gflops`. A format the device lacks falls back to the next wider one it has (fp8 ->
 // bf16 -> fp16 -> vector), as frameworks do. Everything else (element-wise, norms, softmax,
 // reductions, lookups) runs at the vector peak or is memory-bound.
+#include <optional>
+#include <string>
+
 #include "core/hardware/device.h"
 #include "core/precision/dtype.h"
 
@@ -23,5 +26,8 @@ bool runs_on_tensor_cores(const Device& d, Dtype t, double n, double k);
 double matmul_peak_gflops(const Device& d, Dtype t, double n, double k);
 // Peak of the format's dense matrix units (the denominator of MFU); the vector peak without any.
 double dense_peak_gflops(const Device& d, Dtype t);
+// The warning a request in format `t` earns on a device whose matrix units lack it (the products
+// are priced in the format they fall back to); nothing for fp32 or a format the device has.
+std::optional<std::string> matrix_format_warning(const Device& d, Dtype t);
 
 }  // namespace paleo

@@ -276,9 +276,7 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
     est.warnings.push_back("tensor parallelism spans nodes: its collectives cross the inter-node link");
   if (c.layers % (p.pp * p.virtual_stages) != 0)
     est.warnings.push_back("the layers do not divide evenly into the pipeline chunks: stages are unbalanced");
-  if (effective_matmul_dtype(device, t) != t && t != Dtype::kFp32)
-    est.warnings.push_back(std::string("the device has no ") + dtype_name(t) + " matrix units: products run as " +
-                           dtype_name(effective_matmul_dtype(device, t)));
+  if (auto format = matrix_format_warning(device, t)) est.warnings.push_back(*format);
   if (x.vocab_padded != static_cast<double>(c.vocab))
     est.warnings.push_back("the vocabulary is padded to " + std::to_string(static_cast<std::int64_t>(x.vocab_padded)) +
                            " (a multiple of 128 x tp) as Megatron-LM does");

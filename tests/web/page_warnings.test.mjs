@@ -39,3 +39,26 @@ test('no warnings, no list', async () => {
   assert.equal(await page.locator('#warnings li').count(), 0);
   await page.close();
 });
+
+test('a CNN precision the device lacks: priced as its fallback, with the core\'s warning; paleo2017 refuses it beside the select', async () => {
+  const page = await open('#device=V100_SXM2_16GB&cnn_precision=bf16');
+  const cli = cliApi({ command: 'estimate', net: 'vgg16', device: 'V100_SXM2_16GB', precision: 'bf16' });
+  const expected = cli.warnings.filter((w) => w.startsWith('precision:'));
+  assert.deepEqual(expected, ['precision: the device has no bf16 matrix units: products run as fp16']);
+  const shown = await page.locator('#warnings li').allTextContents();
+  assert.deepEqual(shown.filter((w) => w.startsWith('precision:')), expected);
+  assert.match(await page.locator('#context').textContent(), /, bf16, profile paleo2026/);
+
+  // Chosen on the page: fp32 again, then a profile that prices fp32 only.
+  await page.selectOption('#cnn_precision', '');
+  await page.waitForFunction(() => ![...document.querySelectorAll('#warnings li')].some((li) => li.textContent.startsWith('precision:')));
+  assert.match(await page.locator('#context').textContent(), /, fp32, profile paleo2026/);
+  await page.selectOption('#cnn_precision', 'fp16');
+  await page.selectOption('#profile', 'paleo2017');
+  const note = page.locator('#cnn_precision + .field-error');
+  await note.waitFor();
+  assert.match(await note.textContent(), /paleo2026 profile only/);
+  assert.equal(await page.locator('#cnn_precision').getAttribute('aria-invalid'), 'true');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

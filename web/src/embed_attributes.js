@@ -18,6 +18,7 @@ export const EMBED_ATTRIBUTES = [
   ['precision', 'precision', 'text'],
   ['software-era', 'software_era', 'text'],
   ['conv-algorithm', 'conv_algorithm', 'text'],
+  ['memory-format', 'memory_format', 'text'],
   ['optimizer', 'optimizer', 'text'],
   ['batch', 'batch_size', 'number'],
   ['workers', 'workers', 'list'],

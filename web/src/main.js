@@ -131,7 +131,12 @@ const SPEC_FIELDS = new Set(['net', 'spec', 'layers', 'parents', 'type', 'tensor
 // The input of a request field whose name differs from the input's id.
 const FIELD_INPUTS = { dataset_samples: 'dataset', price_per_gpu_hour: 'price', interconnect: 'network',
   bucket_bytes: 'bucket_mib' };
-const inputOf = (field) => (field ? $(FIELD_INPUTS[field] ?? field) : null);
+// A CNN's precision has its own select; the transformer's is `precision`.
+const inputOf = (field) => {
+  if (!field) return null;
+  if (field === 'precision' && !isTransformer(state)) return $('cnn_precision');
+  return $(FIELD_INPUTS[field] ?? field);
+};
 
 // An input in error: marked invalid, with the message as text right after it (not only a red
 // border), named by aria-describedby.

@@ -45,7 +45,8 @@ export function describe(e) {
     : `${e.interconnect.name} (${e.interconnect.bandwidth_gbit_per_s} Gb/s) between workers`;
   return `${e.net.name}, batch ${e.net.batch_size} on ${e.device.name} (${integer(e.device.peak_gflops)} GFLOP/s, ` +
     `${e.device.mem_bandwidth_gb_per_s} GB/s), ${links}, ` +
-    (e.software_era ? `software era “${e.software_era.name}”` : `PPP ${e.ppp_comp} / ${e.ppp_comm}`) + `, profile ${e.profile}`;
+    (e.software_era ? `software era “${e.software_era.name}”` : `PPP ${e.ppp_comp} / ${e.ppp_comm}`) +
+    (e.precision ? `, ${e.precision.name}` : '') + `, profile ${e.profile}`;
 }
 
 export function cards(container, e, state) {

@@ -11,7 +11,7 @@ import { netFromText } from './net_text.js';
 // software era of the H100 (no PPP pair).
 export const DEFAULTS = {
   net: 'resnet50_v1_5', spec: '', device: 'H100_SXM', network: 'ethernet', software: '', ppp_comp: 1, ppp_comm: 1,
-  profile: 'paleo2026', conv_algorithm: '', batch_size: 0, optimizer: 'sgd',
+  profile: 'paleo2026', conv_algorithm: '', cnn_precision: '', memory_format: '', batch_size: 0, optimizer: 'sgd',
   workers: '1,2,4,8,16,32,64,128', scaling: 'weak', parallel: 'data', hybrid_workers: 1,
   dataset: 1281167, epochs: 90, price_preset: '', price: 0.9,
   compare_on: false, b_device: '', b_network: '', b_software: '', b_batch: 0,
@@ -117,6 +117,10 @@ export function requests(state) {
     optimizer: state.optimizer };
   // '': the core's default (the software era's algorithm choice, or GEMM under a PPP).
   if (state.conv_algorithm) base.conv_algorithm = state.conv_algorithm;
+  // '': the core's fp32 and channels-last; a precision under paleo2017 is the core's error, shown
+  // beside the select.
+  if (state.cnn_precision) base.precision = state.cnn_precision;
+  if (state.memory_format) base.memory_format = state.memory_format;
   // By default the core prices kernels with the software era of the device (docs/model.md); a
   // software preset names its PPP pair; by hand, the page sends the pair itself.
   if (state.software === 'hand') Object.assign(base, { ppp_comp: state.ppp_comp, ppp_comm: state.ppp_comm });
