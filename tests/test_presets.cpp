@@ -83,3 +83,57 @@ TEST_CASE("every scenario and every preset net runs") {
     }
   }
 }
+
+TEST_CASE("a response's device sent back as a device object prices the same step and so does a preset object") {
+  for (const char* key : {"H100_SXM", "V100_SXM2_16GB", "TITAN_X", "CPU_I7", "MI300X"}) {
+    CAPTURE(key);
+    for (const Json& net : {Json("resnet50_v1_5"), Json("llama3_8b")}) {
+      Json request = {{"command", "estimate"}, {"net", net}, {"device", key}, {"precision", "bf16"}};
+      if (net == "resnet50_v1_5") request["batch_size"] = 64;
+      const Json by_key = paleo::handle_request(request);
+      REQUIRE(by_key["ok"].get<bool>());
+      // The response's device as the request's: generation, tensor peaks and SMs included.
+      Json custom = by_key["device"];
+      custom.erase("key");
+      request["device"] = custom;
+      const Json by_object = paleo::handle_request(request);
+      INFO(by_object.dump().substr(0, 400));
+      REQUIRE(by_object["ok"].get<bool>());
+      const char* step = net == "resnet50_v1_5" ? "/totals/step_ms" : "/step_ms";
+      CHECK(by_object[Json::json_pointer(step)] == by_key[Json::json_pointer(step)]);
+      CHECK(by_object["warnings"] == by_key["warnings"]);
+    }
+    // The preset as `paleo presets` lists it (sources, notes and origin included).
+    for (const Json& entry : paleo::Presets::instance().devices())
+      if (entry["key"] == key) {
+        const Json a = paleo::handle_request({{"command", "estimate"}, {"net", "alex_v2"}, {"device", key}});
+        const Json b = paleo::handle_request({{"command", "estimate"}, {"net", "alex_v2"}, {"device", entry}});
+        REQUIRE(b["ok"].get<bool>());
+        CHECK(a["totals"]["step_ms"] == b["totals"]["step_ms"]);
+      }
+  }
+}
+
+TEST_CASE("a device object's unknown member or generation is an error naming the device") {
+  const Json base = {{"name", "mine"}, {"clock_mhz", 1500}, {"peak_gflops", 20000}, {"mem_bandwidth_gb_per_s", 1000}};
+  auto error_of = [&](const Json& extra) {
+    Json device = base;
+    device.update(extra);
+    const Json out = paleo::handle_request({{"command", "estimate"}, {"net", "alex_v2"}, {"device", device}});
+    REQUIRE_FALSE(out["ok"].get<bool>());
+    CHECK(out["error"]["field"] == "device");
+    return out["error"]["message"].get<std::string>();
+  };
+  CHECK_THAT(error_of({{"sm_cont", 80}}), Catch::Contains("unknown member \"sm_cont\""));
+  CHECK_THAT(error_of({{"generation", "hoper"}}), Catch::Contains("'generation' \"hoper\" is not one Paleo knows"));
+  CHECK_THAT(error_of({{"generation", "hoper"}}), Catch::Contains("hopper"));
+  CHECK_THAT(error_of({{"generation", 9}}), Catch::Contains("'generation' must be a string"));
+  // A known generation picks its software era; none, the untuned model.
+  Json hopper = base;
+  hopper["generation"] = "hopper";
+  const Json out = paleo::handle_request({{"command", "estimate"}, {"net", "alex_v2"}, {"device", hopper}});
+  REQUIRE(out["ok"].get<bool>());
+  CHECK(out["software_era"]["key"] == "pytorch_cudnn9_2025");
+  const Json none = paleo::handle_request({{"command", "estimate"}, {"net", "alex_v2"}, {"device", base}});
+  CHECK(none["software_era"]["key"] == "untuned");
+}

@@ -5,6 +5,7 @@
 
 #include "core/api/transformer_response.h"
 #include "core/api/cluster_section.h"
+#include "core/api/device_section.h"
 #include "core/api/estimate_warnings.h"
 #include "core/api/train_section.h"
 #include "core/api/training_scheme_section.h"
@@ -37,12 +38,6 @@ Json pass_json(const PassCost& c, bool with_details) {
     j["algorithm"] = c.algorithm;
   }
   return j;
-}
-
-Json device_json(const Device& d) {
-  return {{"key", d.key}, {"name", d.name}, {"clock_mhz", d.clock_mhz}, {"peak_gflops", d.peak_gflops},
-          {"mem_bandwidth_gb_per_s", d.mem_bandwidth_gb_per_s}, {"memory_bytes", d.memory_bytes},
-          {"sm_count", d.sm_count}, {"is_gpu", d.is_gpu}};
 }
 
 Json net_header(const Scenario& s, const Network& net) {

@@ -1,5 +1,6 @@
 #include "core/api/transformer_response.h"
 
+#include "core/api/device_section.h"
 #include "core/base/error.h"
 #include "core/cost/time_to_train.h"
 #include "core/planner/layout_planner.h"
@@ -85,15 +86,6 @@ Json train_json(const TrainingEstimate& e, const TransformerRequest& t) {
 
 Json era_json(const SoftwareEra& era) {
   return {{"key", era.key}, {"name", era.name}, {"efficiency", efficiency_json(era.efficiency)}};
-}
-
-Json device_json(const Device& d) {
-  Json j = {{"key", d.key}, {"name", d.name}, {"generation", d.generation}, {"peak_gflops", d.peak_gflops},
-            {"mem_bandwidth_gb_per_s", d.mem_bandwidth_gb_per_s}, {"memory_bytes", d.memory_bytes},
-            {"sm_count", d.sm_count}};
-  j["peak_tensor_gflops"] = Json::object();
-  for (const auto& [format, gflops] : d.peak_tensor_gflops) j["peak_tensor_gflops"][format] = gflops;
-  return j;
 }
 
 Json cluster_json(const Cluster& c) {

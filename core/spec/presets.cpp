@@ -1,6 +1,8 @@
 #include "core/spec/presets.h"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "core/spec/embedded_presets.h"
 #include "core/base/error.h"
@@ -40,10 +42,36 @@ const Json& list_in(const Json& doc, const char* name) {
   return it != doc.end() && it->is_array() ? *it : empty;
 }
 
+// The members a device object may have: what it is priced with, and the presets' provenance
+// (so that a preset of `paleo presets` can be sent back as it is).
+constexpr const char* kDeviceMembers[] = {"key", "name", "generation", "clock_mhz", "peak_gflops",
+                                          "peak_tensor_gflops", "mem_bandwidth_gb_per_s", "memory_bytes",
+                                          "sm_count", "is_gpu", "origin", "sources", "notes"};
+
+// The generations the device presets name (and the software eras pick by).
+std::string known_generation(const std::string& generation, const std::string& field) {
+  std::string known;
+  for (const Json& entry : Presets::instance().devices()) {
+    const std::string g = entry.value("generation", "");
+    if (g == generation) return g;
+    if (!g.empty() && known.find(g) == std::string::npos) known += (known.empty() ? "" : ", ") + g;
+  }
+  throw Error("'generation' " + echo(Json(generation)) + " is not one Paleo knows (known: " + known +
+                  "; leave it out for none: no software era, the untuned kernel model)",
+              "", field);
+}
+
 }  // namespace
 
 Device device_from_json(const Json& obj, const std::string& field) {
   if (!obj.is_object()) throw Error("must be a preset name or an object", "", field);
+  for (auto it = obj.begin(); it != obj.end(); ++it)
+    if (std::find_if(std::begin(kDeviceMembers), std::end(kDeviceMembers),
+                     [&](const char* m) { return it.key() == m; }) == std::end(kDeviceMembers)) {
+      std::string known;
+      for (const char* m : kDeviceMembers) known += (known.empty() ? "" : ", ") + std::string(m);
+      throw Error("unknown member " + echo(Json(it.key())) + " (known: " + known + ")", "", field);
+    }
   Device d;
   d.key = obj.value("key", "custom");
   d.name = obj.contains("name") && obj["name"].is_string() ? obj["name"].get<std::string>() : d.key;
@@ -64,7 +92,11 @@ Device device_from_json(const Json& obj, const std::string& field) {
     if (!obj["is_gpu"].is_boolean()) throw Error("'is_gpu' must be true or false", "", field);
     d.is_gpu = obj["is_gpu"].get<bool>();
   }
-  if (obj.contains("generation") && obj["generation"].is_string()) d.generation = obj["generation"].get<std::string>();
+  if (obj.contains("generation") && !obj["generation"].is_null()) {
+    if (!obj["generation"].is_string()) throw Error("'generation' must be a string, got " + echo(obj["generation"]), "", field);
+    const std::string g = obj["generation"].get<std::string>();
+    if (!g.empty()) d.generation = known_generation(g, field);
+  }
   if (obj.contains("peak_tensor_gflops") && !obj["peak_tensor_gflops"].is_null()) {
     const Json& peaks = obj["peak_tensor_gflops"];
     if (!peaks.is_object()) throw Error("'peak_tensor_gflops' must be an object {\"bf16\": GFLOP/s, ...}", "", field);

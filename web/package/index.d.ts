@@ -44,6 +44,10 @@ export interface DeviceSpec {
   /** Streaming multiprocessors (compute units); 0 or absent: unknown (no wave quantization). */
   sm_count?: number;
   is_gpu?: boolean;
+  /** The architecture, one of the presets' ("hopper", "ampere", ...): it picks the software era. */
+  generation?: string;
+  /** Dense matrix-unit (tensor core) peaks per format, 1e9 FLOP/s. */
+  peak_tensor_gflops?: { tf32?: number; fp16?: number; bf16?: number; fp8?: number; int8?: number };
 }
 
 export interface InterconnectSpec {
