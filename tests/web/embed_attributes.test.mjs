@@ -19,6 +19,9 @@ test('the page\'s request survives the snippet: defaults, and every control away
       collective: 'ring', overlap: false, bucket_mib: 100, stages: 4, micro_batches: 8, dataset: 50000, epochs: 3,
       price: 2.5, profile: 'paleo2017', network: 'infiniband' },
     { ...DEFAULTS, cluster_on: false, software: 'tensorflow', price_preset: 'aws_p5_h100_capacity_block', dataset: 0 },
+    // A custom device (an object, as JSON text in the attribute), the CNN precision and layout.
+    { ...DEFAULTS, device: 'custom', cd_name: 'a "quoted" <GPU>', cd_fp8_tflops: 0, cd_generation: '',
+      cnn_precision: 'bf16', memory_format: 'nchw' },
   ];
   for (const state of scenarios) {
     const request = requests(state).estimate;

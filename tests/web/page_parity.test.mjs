@@ -154,3 +154,20 @@ test('a dataset, epochs or price out of range reaches the core as entered and co
   const free = wasm(state.requests({ ...state.DEFAULTS, price: 0 }).estimate);
   assert.equal(free.train.setups[0].cost_usd, undefined);
 });
+
+test('the custom device\'s defaults are an H100 SXM\'s numbers: the same estimate as the preset', () => {
+  const custom = { ...state.DEFAULTS, device: 'custom' };
+  const preset = { ...state.DEFAULTS, device: 'H100_SXM' };
+  const a = cliApi(state.requests(custom).estimate);
+  const b = cliApi(state.requests(preset).estimate);
+  assert.equal(a.ok, true, JSON.stringify(a.error));
+  assert.equal(a.totals.step_ms, b.totals.step_ms);
+  assert.equal(a.cluster.step_ms, b.cluster.step_ms);
+  assert.equal(a.software_era.key, 'pytorch_cudnn9_2025');
+  assert.equal(a.device.memory_bytes, 80 * 2 ** 30);
+  assert.deepEqual(a.device.peak_tensor_gflops, b.device.peak_tensor_gflops);
+  // A format set to 0 is left out: the products fall back, and the core says so.
+  const noFp8 = cliApi(state.requests({ ...custom, cd_fp8_tflops: 0, cnn_precision: 'fp8' }).estimate);
+  assert.deepEqual(noFp8.device.peak_tensor_gflops, { bf16: 989000, fp16: 989000, tf32: 495000 });
+  assert.ok(noFp8.warnings.includes('precision: the device has no fp8_e4m3 matrix units: products run as bf16'));
+});

@@ -62,3 +62,53 @@ test('a CNN precision the device lacks: priced as its fallback, with the core\'s
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('a custom device starts from the device chosen before; a bad value is the core\'s error beside its input', async () => {
+  const page = await open('#device=V100_SXM2_16GB');
+  assert.equal(await page.locator('#custom-device').isVisible(), false);
+  const before = await page.locator('#context').textContent();
+  await page.selectOption('#device', 'custom');
+  await page.locator('#custom-device').waitFor();
+  // The V100's numbers, from its preset: the same estimate under the new name.
+  assert.equal(await page.locator('#cd_fp32_tflops').inputValue(), '15.7');
+  assert.equal(await page.locator('#cd_fp16_tflops').inputValue(), '125');
+  assert.equal(await page.locator('#cd_bf16_tflops').inputValue(), '0');
+  assert.equal(await page.locator('#cd_generation').inputValue(), 'volta');
+  await page.waitForFunction(() => document.querySelector('#context').textContent.includes('(edited)'));
+  const after = await page.locator('#context').textContent();
+  assert.equal(after.replace('Tesla V100 SXM2 16 GB (edited)', 'Tesla V100 SXM2 16 GB'), before);
+  // A bandwidth of 0 is out of the core's range: its message beside the bandwidth input.
+  await page.fill('#cd_bandwidth_gbps', '0');
+  const note = page.locator('#cd_bandwidth_gbps + .field-error');
+  await note.waitFor();
+  assert.match(await note.textContent(), /mem_bandwidth_gb_per_s/);
+  // Doubled, the device is faster, and the link keeps it.
+  await page.fill('#cd_bandwidth_gbps', '1800');
+  await page.waitForFunction(() => !document.querySelector('#cd_bandwidth_gbps + .field-error'));
+  const link = await page.evaluate(() => location.hash);
+  const again = await open(link);
+  assert.equal(await again.locator('#cd_bandwidth_gbps').inputValue(), '1800');
+  assert.equal(await again.locator('#context').textContent(), await page.locator('#context').textContent());
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(again.errors, []);
+  await again.close();
+  await page.close();
+});
+
+test('a custom device stays when a transformer is picked, and prices it', async () => {
+  const page = await open('#device=custom&cd_name=Mine&cd_bf16_tflops=500');
+  await page.selectOption('#net', 'llama3_8b');
+  await page.waitForSelector('body[data-mode=transformer]');
+  assert.equal(await page.locator('#device').inputValue(), 'custom');
+  assert.equal(await page.locator('#custom-device').isVisible(), true);
+  // The transformer's estimate names the device it priced: the custom one, at its own bf16 peak.
+  await page.waitForFunction(() => document.body.textContent.includes('× Mine'));
+  const cli = cliApi({ command: 'estimate', net: 'llama3_8b', precision: 'bf16', device: {
+    name: 'Mine', clock_mhz: 1980, peak_gflops: 67000, mem_bandwidth_gb_per_s: 3350, memory_bytes: 80 * 2 ** 30,
+    sm_count: 132, is_gpu: true, generation: 'hopper',
+    peak_tensor_gflops: { tf32: 495000, fp16: 989000, bf16: 500000, fp8: 1979000 } } });
+  assert.equal(cli.ok, true, JSON.stringify(cli.error));
+  assert.equal(cli.peak_tflops_per_gpu, 500);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

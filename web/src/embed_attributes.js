@@ -6,10 +6,11 @@
 
 // [attribute, request field, kind]. Kinds: text; number; list (comma-separated numbers); words
 // (comma-separated words); bool ("false" or not); mib (MiB in the attribute, bytes in the
-// request); price (a number, or a price preset key); a field "a.b" is b inside the object a.
+// request); price (a number, or a price preset key); json (a preset key, or an object as JSON
+// text: a custom device); a field "a.b" is b inside the object a.
 export const EMBED_ATTRIBUTES = [
   ['net', 'net', 'text'],  // a spec object travels as spec-z instead
-  ['device', 'device', 'text'],
+  ['device', 'device', 'json'],
   ['interconnect', 'interconnect', 'text'],
   ['profile', 'profile', 'text'],
   ['software', 'software', 'text'],
@@ -40,6 +41,7 @@ export const EMBED_ATTRIBUTES = [
 const MIB = 1024 * 1024;
 
 function toAttribute(kind, value) {
+  if (kind === 'json') return typeof value === 'object' ? JSON.stringify(value) : String(value);
   if (kind === 'list' || kind === 'words') return [].concat(value).join(',');
   if (kind === 'bool') return value ? 'true' : 'false';
   if (kind === 'mib') return String(value / MIB);
@@ -47,6 +49,14 @@ function toAttribute(kind, value) {
 }
 
 function fromAttribute(kind, text) {
+  if (kind === 'json') {
+    if (!text.trim().startsWith('{')) return text;
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;  // the core's error names the device
+    }
+  }
   if (kind === 'list') return text.split(/[\s,]+/).filter(Boolean).map(Number);
   if (kind === 'words') return text.split(/[\s,]+/).filter(Boolean);
   if (kind === 'bool') return text !== 'false';
@@ -75,7 +85,7 @@ export function attributesOf(request) {
   for (const [name, field, kind] of EMBED_ATTRIBUTES) {
     const value = read(request, field);
     if (value === undefined || value === null || (field === 'net' && typeof value !== 'string')) continue;
-    if (typeof value === 'object' && kind !== 'list' && kind !== 'words') {
+    if (typeof value === 'object' && kind !== 'list' && kind !== 'words' && kind !== 'json') {
       throw new Error(`the embed snippet has no attribute form for the object "${field}"`);  // a precision object
     }
     attributes.push([name, toAttribute(kind, value)]);

@@ -11,7 +11,7 @@ import { embedSnippet } from './embed_snippet.js';
 import { showLinkNote, wireImport } from './import_drop.js';
 import { netKind, netFromText } from './net_text.js';
 import { resizeCharts } from './charts.js';
-import { clearFieldError, showError } from './errors.js';
+import { clearFieldError, detail, showError } from './errors.js';
 import { SearchPanel } from './search_panel.js';
 import { cnnLayers, transformerOps } from './layers.js';
 import { limitRows } from './row_limit.js';
@@ -19,6 +19,7 @@ import * as render from './render.js';
 import { startingLayout } from './transformer_defaults.js';
 import { TransformerView } from './transformer_view.js';
 import { renderScheme, showSchemeError } from './training_scheme.js';
+import { CUSTOM_DEVICE, customDeviceInput, customFromPreset } from './custom_device.js';
 
 const $ = (id) => document.getElementById(id);
 let presets = null;
@@ -58,8 +59,10 @@ function populate(version) {
   fillNets();
   const clusters = presets.clusters.map((c) => [c.key, c.label ?? c.name]);
   fill($('t_cluster'), clusters);
-  fill($('device'), devices);
+  fill($('device'), [...devices, [CUSTOM_DEVICE, 'Custom device…']]);
   fill($('b_device'), devices);
+  const generations = [...new Set(presets.devices.map((d) => d.generation).filter(Boolean))];
+  fill($('cd_generation'), generations.map((g) => [g, g]));
   fill($('network'), networks);
   fill($('b_network'), networks);
   fill($('software'), software);
@@ -121,6 +124,7 @@ function showOptional() {
     box.classList.toggle('on', box.querySelector('legend input').checked);
   }
   $('hybrid-box').hidden = state.parallel !== 'hybrid';
+  $('custom-device').hidden = state.device !== CUSTOM_DEVICE;
   // The PPP pair applies only to a software preset or PPP by hand; the era of the device has none.
   $('ppp-pair').hidden = !state.software;
   const price = presets && presets.prices.find((p) => p.key === state.price_preset);
@@ -132,9 +136,11 @@ const SPEC_FIELDS = new Set(['net', 'spec', 'layers', 'parents', 'type', 'tensor
 const FIELD_INPUTS = { dataset_samples: 'dataset', price_per_gpu_hour: 'price', interconnect: 'network',
   bucket_bytes: 'bucket_mib' };
 // A CNN's precision has its own select; the transformer's is `precision`.
-const inputOf = (field) => {
+const inputOf = (field, message = '') => {
   if (!field) return null;
   if (field === 'precision' && !isTransformer(state)) return $('cnn_precision');
+  // A custom device's member in error: the input that sets it (the message names the member).
+  if (field.startsWith('device') && state.device === CUSTOM_DEVICE) return $(customDeviceInput(message) ?? 'device');
   return $(FIELD_INPUTS[field] ?? field);
 };
 
@@ -154,7 +160,7 @@ function markInvalid(field, message = 'Not a valid value.') {
     if (input && input.getAttribute('aria-describedby') === node.id) input.removeAttribute('aria-describedby');
     node.remove();
   }
-  const input = inputOf(field);
+  const input = inputOf(field, message);
   if (input && input.id !== 'spec') markField(input, message);
   else if (input) input.setAttribute('aria-invalid', 'true');
   if (parseWorkers(state.workers) === null && input?.id !== 'workers') {
@@ -169,7 +175,7 @@ function failed(error, fromSpec) {
     $('error').hidden = false;
     $('error').textContent = 'The pasted spec has an error (shown next to it); the results below are out of date.';
   }
-  markInvalid(fromSpec ? 'spec' : error.field, error.message);
+  markInvalid(fromSpec ? 'spec' : error.field, detail(error));
   if (!fromSpec) showSchemeError(error);  // a training-scheme error also next to its input
   $('results').classList.add('stale');
 }
@@ -368,6 +374,7 @@ async function onInput(event) {
   if (id === 'spec-file' || id === 'config-file') return;
   const mine = ++inputs;
   const wasTransformer = isTransformer(state);
+  const before = state;
   state = readForm();
   if (id === 'software' && state.software && state.software !== 'hand') {
     const sw = softwarePreset(state.software);
@@ -379,6 +386,10 @@ async function onInput(event) {
     state.price = presets.prices.find((p) => p.key === state.price_preset).usd_per_device_hour;
   } else if (id === 'price') {
     state.price_preset = '';
+  } else if (id === 'device' && state.device === CUSTOM_DEVICE) {
+    // "Custom device…" starts from the device chosen before it.
+    const preset = presets.devices.find((d) => d.key === before.device);
+    if (preset) Object.assign(state, customFromPreset(preset));
   } else if (id === 'net') {
     state.spec = '';
     state.config = '';
@@ -406,7 +417,7 @@ async function onInput(event) {
     if (mine !== inputs) return;
     state = next;
   }
-  if (['software', 'ppp_comp', 'ppp_comm', 'price_preset', 'price', 'net', 't_cluster', 'cluster'].includes(id) || starts ||
+  if (['software', 'ppp_comp', 'ppp_comm', 'price_preset', 'price', 'net', 't_cluster', 'cluster', 'device'].includes(id) || starts ||
       event.target.type === 'checkbox' || id === 'parallel') writeForm();
   history.replaceState(null, '', toHash(state));
   linkNote();

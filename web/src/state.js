@@ -6,6 +6,7 @@ import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import { TRANSFORMER_DEFAULTS } from './transformer_request.js';
 import { SCHEME_DEFAULTS, schemeRequest } from './training_scheme_request.js';
 import { netFromText } from './net_text.js';
+import { CUSTOM_DEVICE_DEFAULTS, deviceOf } from './custom_device.js';
 
 // The default scenario is one of today: ResNet-50 on a DGX H100 node, kernels priced with the
 // software era of the H100 (no PPP pair).
@@ -20,6 +21,7 @@ export const DEFAULTS = {
   search_on: false, search_devices: 16, search_per_node: 4,
   ...TRANSFORMER_DEFAULTS,
   ...SCHEME_DEFAULTS,
+  ...CUSTOM_DEVICE_DEFAULTS,
 };
 
 const NUMBERS = new Set(Object.keys(DEFAULTS).filter((k) => typeof DEFAULTS[k] === 'number'));
@@ -113,7 +115,7 @@ export function parseWorkers(text) {
 // Throws a SyntaxError when the pasted spec is neither JSON nor a Caffe prototxt.
 export function requests(state) {
   const net = state.spec.trim() ? netFromText(state.spec) : state.net;
-  const base = { net, device: state.device, interconnect: state.network, profile: state.profile,
+  const base = { net, device: deviceOf(state), interconnect: state.network, profile: state.profile,
     optimizer: state.optimizer };
   // '': the core's default (the software era's algorithm choice, or GEMM under a PPP).
   if (state.conv_algorithm) base.conv_algorithm = state.conv_algorithm;

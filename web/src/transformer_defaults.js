@@ -4,6 +4,7 @@
 // in a node; sequence parallel with it) whose estimate fits in memory. The core answers each try
 // (call(request) returns a promise of the response).
 import { NEWCOMER_HARDWARE, TRANSFORMER_DEFAULTS, transformerNet, transformerRequest } from './transformer_request.js';
+import { CUSTOM_DEVICE } from './custom_device.js';
 
 const LAYOUT = ['pp', 'cp', 'ep', 'virtual_stages', 'schedule', 'global_batch', 'micro_batch', 'recompute', 'zero', 'attention'];
 
@@ -12,6 +13,7 @@ export async function startingLayout(call, state, { hardware = false, prices = [
   const next = { ...state };
   if (hardware) {
     Object.assign(next, NEWCOMER_HARDWARE);
+    if (state.device === CUSTOM_DEVICE) next.device = CUSTOM_DEVICE;  // a device of one's own stays
     const price = prices.find((p) => p.key === next.price_preset);
     if (price) next.price = price.usd_per_device_hour;
     else next.price_preset = '';

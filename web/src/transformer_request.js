@@ -1,5 +1,7 @@
 // The transformer part of the page state: its inputs, their defaults, and the request documents
 // (docs/api.md) they stand for: estimate and plan. The core does all the modelling.
+import { deviceOf } from './custom_device.js';
+
 export const TRANSFORMER_DEFAULTS = {
   config: '', precision: 'bf16', tp: 1, pp: 1, cp: 1, ep: 1, virtual_stages: 1, sequence_parallel: false,
   schedule: '1f1b', seq_len: 0, global_batch: 64, micro_batch: 1, recompute: 'selective', zero: 1, attention: 'flash',
@@ -23,7 +25,7 @@ const PLAN_KEYS = ['net', 'device', 'cluster', 'nodes', 'devices_per_node', 'glo
 export const transformerNet = (state) => (state.config.trim() ? JSON.parse(state.config) : state.net);
 
 function hardware(state) {
-  const request = { device: state.device, nodes: state.t_nodes, devices_per_node: state.t_per_node };
+  const request = { device: deviceOf(state), nodes: state.t_nodes, devices_per_node: state.t_per_node };
   if (state.t_cluster) request.cluster = state.t_cluster;
   return request;
 }

@@ -7,6 +7,7 @@ import { clearFieldError, showError, showFieldError } from './errors.js';
 import { renderPlan } from './planner.js';
 import * as tf from './transformer.js';
 import { FIELD_INPUTS, layoutOf, planKey, planRequest, transformerRequest } from './transformer_request.js';
+import { CUSTOM_DEVICE, customDeviceInput } from './custom_device.js';
 
 const $ = (id) => document.getElementById(id);
 const malformed = (e) => ({ message: 'malformed JSON: ' + e.message, layer: '', field: 'net' });
@@ -80,7 +81,9 @@ export class TransformerView {
       $('config').setAttribute('aria-invalid', 'true');
       shown = true;
     } else {
-      shown = showFieldError($(FIELD_INPUTS[field] ?? field), error);
+      // A custom device's member in error: the input that sets it.
+      const custom = field.startsWith('device') && state.device === CUSTOM_DEVICE && customDeviceInput(error.message);
+      shown = showFieldError($(custom || (FIELD_INPUTS[field] ?? field)), error);
     }
     if (shown) {
       $('error').hidden = false;
