@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <string>
+#include <vector>
 
 #include "core/spec/embedded_presets.h"
 #include "core/base/error.h"
@@ -50,13 +52,15 @@ constexpr const char* kDeviceMembers[] = {"key", "name", "generation", "clock_mh
 
 // The generations the device presets name (and the software eras pick by).
 std::string known_generation(const std::string& generation, const std::string& field) {
-  std::string known;
+  std::vector<std::string> known;
   for (const Json& entry : Presets::instance().devices()) {
     const std::string g = entry.value("generation", "");
     if (g == generation) return g;
-    if (!g.empty() && known.find(g) == std::string::npos) known += (known.empty() ? "" : ", ") + g;
+    if (!g.empty() && std::find(known.begin(), known.end(), g) == known.end()) known.push_back(g);
   }
-  throw Error("'generation' " + echo(Json(generation)) + " is not one Paleo knows (known: " + known +
+  std::string list;
+  for (const std::string& g : known) list += (list.empty() ? "" : ", ") + g;
+  throw Error("'generation' " + echo(Json(generation)) + " is not one Paleo knows (known: " + list +
                   "; leave it out for none: no software era, the untuned kernel model)",
               "", field);
 }
