@@ -53,6 +53,8 @@ const char* const kUsage =
     "a transformer config file (compact {\"transformer\": {...}} or a Hugging Face config.json), or\n"
     "a Caffe .prototxt, an .onnx model (decoded by Node: tools/onnx_to_graph.mjs) or a graph JSON\n"
     "that tool printed, or a Keras model.to_json() file (docs/import.md).\n"
+    "--device_name is a device preset key, or a .json file of a device object of your own\n"
+    "(docs/api.md, \"device\"; a response's \"device\" is one).\n"
     "options: --device_name --network_name --batch_size --num_workers --scaling --ppp_comp\n"
     "  --ppp_comm --use_only_gemm --use_pipeline --parallel data|model|hybrid --hybrid_workers\n"
     "  --software --profile --conv_algorithm --workspace_limit_bytes --fetch_bandwidth_gb_per_s\n"

@@ -98,6 +98,15 @@ Json net_argument(const std::string& arg) {
   return file_stem(arg);
 }
 
+Json device_argument(const std::string& arg) {
+  if (!has_extension(arg, ".json")) return arg;
+  std::ifstream file(arg);
+  if (!file) throw std::invalid_argument("--device_name " + arg + ": cannot read the file");
+  std::stringstream text;
+  text << file.rdbuf();
+  return json_file_document(text.str(), arg);
+}
+
 void add_cluster_options(const Arguments& args, Json& r) {
   if (r.value("command", "") == "search") {  // the search sizes the cluster itself
     if (args.has("devices")) r["devices"] = number_or_text(args.get("devices", ""));
@@ -123,7 +132,7 @@ Json build_collective_request(const Arguments& args) {
   Json r = {{"command", "collective"}, {"op", args.get("op", "allreduce")}, {"algorithm", args.get("algorithm", "auto")}};
   if (args.has("bytes")) r["bytes"] = number_or_text(args.get("bytes", ""));
   if (args.has("workers")) r["workers"] = number_or_text(args.get("workers", ""));
-  if (args.has("device_name")) r["device"] = args.get("device_name", "");
+  if (args.has("device_name")) r["device"] = device_argument(args.get("device_name", ""));
   if (args.has("servers")) r["servers"] = number_or_text(args.get("servers", ""));
   if (args.has("link")) {
     r["link"] = args.get("link", "");
@@ -145,7 +154,7 @@ Json build_request(const std::string& command, const Arguments& args, Json net) 
   r["command"] = command;
   r["net"] = std::move(net);
   const bool simulate = command == "simulate";
-  if (args.has("device_name")) r["device"] = args.get("device_name", "");
+  if (args.has("device_name")) r["device"] = device_argument(args.get("device_name", ""));
   if (args.has("network_name")) r["interconnect"] = args.get("network_name", "");
   if (args.has("software")) r["software"] = args.get("software", "");
   if (args.has("profile")) r["profile"] = args.get("profile", "");

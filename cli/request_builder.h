@@ -20,6 +20,10 @@ nlohmann::ordered_json json_file_document(const std::string& text, const std::st
 // stem is a preset key (e.g. nets/vgg16.json). Throws std::invalid_argument for neither.
 nlohmann::ordered_json net_argument(const std::string& arg);
 
+// --device_name: a preset key, or a .json file holding a device object (docs/api.md, "device";
+// a response's `device` is one). Throws std::invalid_argument for a file it cannot read.
+nlohmann::ordered_json device_argument(const std::string& arg);
+
 // The cluster options (--cluster, --nodes, --per_node, --intra, --inter, --nics_per_node),
 // added to `request` when given.
 void add_cluster_options(const Arguments& args, nlohmann::ordered_json& request);

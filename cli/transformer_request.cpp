@@ -20,7 +20,7 @@ const std::vector<std::string>& transformer_flag_options() {
 
 Json build_transformer_request(const std::string& command, const Arguments& args, const Json& net) {
   Json r = {{"command", command}, {"net", net}};
-  if (args.has("device_name")) r["device"] = args.get("device_name", "");
+  if (args.has("device_name")) r["device"] = device_argument(args.get("device_name", ""));
   if (args.has("cluster")) r["cluster"] = args.get("cluster", "");
   if (args.has("nodes")) r["nodes"] = number_or_text(args.get("nodes", ""));
   if (args.has("per_node")) r["devices_per_node"] = number_or_text(args.get("per_node", ""));

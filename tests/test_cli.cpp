@@ -139,6 +139,26 @@ TEST_CASE("CLI: --format json prints exactly the response of the equivalent requ
     CHECK(expected["overlap"].get<bool>());
     CHECK(printed == expected);
   }
+  SECTION("a device of one's own, from a .json file, for a CNN and a transformer") {
+    const Json device = {{"name", "Mine"}, {"generation", "hopper"}, {"clock_mhz", 1700}, {"peak_gflops", 50000},
+                         {"peak_tensor_gflops", {{"bf16", 700000}}}, {"mem_bandwidth_gb_per_s", 2500},
+                         {"memory_bytes", 64e9}, {"sm_count", 100}};
+    const std::filesystem::path file = paleo_test::write_temp_file("device", ".json", device.dump());
+    const Json cnn = run_json("estimate resnet50_v1_5 --device_name " + file.string() + " --precision bf16 --format json");
+    const Json expected = paleo::handle_request(
+        Json{{"command", "estimate"}, {"net", "resnet50_v1_5"}, {"device", device}, {"precision", "bf16"}});
+    REQUIRE(expected.value("ok", false));
+    CHECK(cnn == expected);
+    CHECK(cnn["device"]["name"] == "Mine");
+    const Json llm = run_json("estimate llama3_8b --device_name " + file.string() + " --tp 8 --per_node 8 --format json");
+    CHECK(llm["device"]["name"] == "Mine");
+    CHECK(llm["peak_tflops_per_gpu"].get<double>() == 700);
+    // A file it cannot read is an error naming it, not a preset lookup.
+    const paleo_test::CliResult missing = paleo_test::run_cli("estimate alex_v2 --device_name no_such_device.json");
+    CHECK(missing.exit_code == 2);
+    CHECK_THAT(missing.err, Catch::Contains("no_such_device.json"));
+    std::filesystem::remove(file);
+  }
   SECTION("layers vgg16") {
     // `layers` follows the API's defaults (only the drop-in `simulate` stands in "auto" for
     // the original's cuDNN heuristics).
