@@ -22,6 +22,8 @@ test('the page\'s request survives the snippet: defaults, and every control away
     // A custom device (an object, as JSON text in the attribute), the CNN precision and layout.
     { ...DEFAULTS, device: 'custom', cd_name: 'a "quoted" <GPU>', cd_fp8_tflops: 0, cd_generation: '',
       cnn_precision: 'bf16', memory_format: 'nchw' },
+    // A calibration profile applied: its era and efficiencies (an object, as JSON text).
+    { ...DEFAULTS, calibration: '{"software_era": "pytorch_cudnn9_2025", "efficiency": {"conv_ceiling": 0.5}}' },
   ];
   for (const state of scenarios) {
     const request = requests(state).estimate;

@@ -18,6 +18,7 @@ export const EMBED_ATTRIBUTES = [
   ['ppp-comm', 'ppp_comm', 'number'],
   ['precision', 'precision', 'text'],
   ['software-era', 'software_era', 'text'],
+  ['efficiency', 'efficiency', 'json'],
   ['conv-algorithm', 'conv_algorithm', 'text'],
   ['memory-format', 'memory_format', 'text'],
   ['optimizer', 'optimizer', 'text'],

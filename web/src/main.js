@@ -20,6 +20,8 @@ import { startingLayout } from './transformer_defaults.js';
 import { TransformerView } from './transformer_view.js';
 import { renderScheme, showSchemeError } from './training_scheme.js';
 import { CUSTOM_DEVICE, customDeviceInput, customFromPreset } from './custom_device.js';
+import { CalibrationPanel } from './calibration_panel.js';
+import { transformerRequest } from './transformer_request.js';
 
 const $ = (id) => document.getElementById(id);
 let presets = null;
@@ -32,6 +34,7 @@ let transformerKeys = new Set();
 let view = null;                      // the transformer part of the page
 let accuracy = null;                  // "How accurate is it?" (the validation suite)
 let search = null;                    // the layer-wise search, run on the slow lane
+let calibration = null;               // "Calibrate to your measurements", run on the slow lane
 let generation = 0;                   // counts updates: an answer for an older one is not shown
 
 // A pasted config makes a transformer; a pasted CNN spec a CNN; else the preset decides.
@@ -488,6 +491,17 @@ async function start() {
   accuracy = new AccuracySection({ call, exports });
   search = new SearchPanel({ call, cancel: (key) => core.cancel(key), exports,
     markInvalid: (id) => id && $(id)?.setAttribute('aria-invalid', 'true') });
+  calibration = new CalibrationPanel({ call, cancel: (key) => core.cancel(key),
+    pageRequest: () => (isTransformer(state) ? { request: transformerRequest(state), transformer: true }
+      : { request: requests(state).estimate, transformer: false }),
+    applied: () => state.calibration,
+    apply: (text) => {
+      state = { ...state, calibration: text };
+      history.replaceState(null, '', toHash(state));
+      linkNote();
+      calibration.showApplied();
+      schedule(0);
+    } });
   view = new TransformerView({ call, cancel: (key) => core.cancel(key), status, exports, getState: () => state,
     setLayout: (layout) => {
       state = { ...state, ...layout };
@@ -553,6 +567,7 @@ async function start() {
     if (toHash(next) === toHash(state)) return;
     state = next;
     writeForm();
+    calibration.showApplied();
     schedule(0);
   });
   let resizeTimer = null;

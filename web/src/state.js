@@ -7,6 +7,7 @@ import { TRANSFORMER_DEFAULTS } from './transformer_request.js';
 import { SCHEME_DEFAULTS, schemeRequest } from './training_scheme_request.js';
 import { netFromText } from './net_text.js';
 import { CUSTOM_DEVICE_DEFAULTS, deviceOf } from './custom_device.js';
+import { withProfile } from './calibration_request.js';
 
 // The default scenario is one of today: ResNet-50 on a DGX H100 node, kernels priced with the
 // software era of the H100 (no PPP pair).
@@ -19,6 +20,7 @@ export const DEFAULTS = {
   cluster_on: true, cluster: 'dgx_h100_ndr', nodes: 1, collective: 'auto', overlap: true, bucket_mib: 25,
   stages: 1, micro_batches: 1,
   search_on: false, search_devices: 16, search_per_node: 4,
+  calibration: '',  // a calibration profile applied to every request, as JSON text
   ...TRANSFORMER_DEFAULTS,
   ...SCHEME_DEFAULTS,
   ...CUSTOM_DEVICE_DEFAULTS,
@@ -127,6 +129,8 @@ export function requests(state) {
   // software preset names its PPP pair; by hand, the page sends the pair itself.
   if (state.software === 'hand') Object.assign(base, { ppp_comp: state.ppp_comp, ppp_comm: state.ppp_comm });
   else if (state.software) base.software = state.software;
+  // A calibration profile applied (the calibration panel): its era and efficiencies.
+  Object.assign(base, withProfile({}, state.calibration));
   if (state.batch_size) base.batch_size = state.batch_size;  // 0: the spec's batch
 
   // Time and cost to train, priced by the core (docs/api.md, "Time to train"). The values go as

@@ -1,6 +1,7 @@
 // The transformer part of the page state: its inputs, their defaults, and the request documents
 // (docs/api.md) they stand for: estimate and plan. The core does all the modelling.
 import { deviceOf } from './custom_device.js';
+import { withProfile } from './calibration_request.js';
 
 export const TRANSFORMER_DEFAULTS = {
   config: '', precision: 'bf16', tp: 1, pp: 1, cp: 1, ep: 1, virtual_stages: 1, sequence_parallel: false,
@@ -18,7 +19,8 @@ export const FIELD_INPUTS = { nodes: 't_nodes', devices_per_node: 't_per_node', 
   price_per_gpu_hour: 'price', train_tokens: 'train_btokens' };
 
 // The inputs a plan depends on (a plan made for other values is out of date).
-const PLAN_KEYS = ['net', 'device', 'cluster', 'nodes', 'devices_per_node', 'global_batch', 'seq_len', 'precision'];
+const PLAN_KEYS = ['net', 'device', 'cluster', 'nodes', 'devices_per_node', 'global_batch', 'seq_len', 'precision',
+  'software_era', 'efficiency'];
 
 // The "net" of a request: the pasted config (a compact {"transformer": ...} or a Hugging Face
 // config.json), else the preset key. Throws a SyntaxError when the config is not JSON.
@@ -42,14 +44,14 @@ export function transformerRequest(state, command = 'estimate') {
     request.train_tokens = state.train_btokens * 1e9;
     request.price_per_gpu_hour = state.price_preset || state.price;
   }
-  return request;
+  return withProfile(request, state.calibration);
 }
 
 export function planRequest(state, top = 10) {
   const request = { command: 'plan', net: transformerNet(state), ...hardware(state), precision: state.precision,
     global_batch: state.global_batch, top };
   if (state.seq_len > 0) request.seq_len = state.seq_len;
-  return request;
+  return withProfile(request, state.calibration);
 }
 
 // A fingerprint of the plan's inputs, to tell when a plan on screen is out of date.

@@ -1,0 +1,46 @@
+// The calibration panel's documents, without a browser (web/src/calibration_request.js): what the
+// pasted text is, the shared request a fit runs (the page's scenario, without the parts a fit does
+// not need), and a profile applied to a request.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEFAULTS, requests } from '../../web/src/state.js';
+import { calibrateRequest, readCalibrationText, sharedRequest, withProfile } from '../../web/src/calibration_request.js';
+
+test('pasted text: CSV, a measurement list or document, a profile or a whole calibrate response', () => {
+  assert.deepEqual(readCalibrationText('  '), { kind: 'empty' });
+  assert.deepEqual(readCalibrationText('layer,pass,measured_ms\nfc6,forward,1'),
+    { kind: 'measurements', measurements: 'layer,pass,measured_ms\nfc6,forward,1' });
+  assert.deepEqual(readCalibrationText('[{"measured_ms": 3}]'), { kind: 'measurements', measurements: [{ measured_ms: 3 }] });
+  const doc = { request: { net: 'alex_v2' }, measurements: [{ measured_ms: 3 }], holdout: 0.25 };
+  assert.deepEqual(readCalibrationText(JSON.stringify(doc)), { kind: 'measurements', ...doc });
+  assert.deepEqual(readCalibrationText('{"efficiency": {"conv_ceiling": 0.5}}'),
+    { kind: 'profile', profile: { efficiency: { conv_ceiling: 0.5 } } });
+  const response = { command: 'calibrate', ok: true, profile: { software_era: 'x', efficiency: { a: 1 } } };
+  assert.deepEqual(readCalibrationText(JSON.stringify(response)), { kind: 'profile', profile: response.profile });
+  assert.throws(() => readCalibrationText('{"oops'), SyntaxError);
+});
+
+test('the fit runs the page\'s scenario without its cluster, sweep, time to train or applied profile', () => {
+  const state = { ...DEFAULTS, cnn_precision: 'bf16', calibration: '{"efficiency": {"conv_ceiling": 0.5}}' };
+  const page = requests(state).estimate;
+  assert.ok(page.cluster && page.dataset_samples && page.efficiency);
+  assert.deepEqual(sharedRequest(page, false),
+    { command: 'estimate', net: 'resnet50_v1_5', device: 'H100_SXM', profile: 'paleo2026', precision: 'bf16', optimizer: 'sgd' });
+  const transformer = { command: 'estimate', net: 'llama3_8b', tp: 8, train_tokens: 1e12, price_per_gpu_hour: 2,
+    efficiency: { matmul_ceiling: 0.5 } };
+  assert.deepEqual(sharedRequest(transformer, true), { command: 'estimate', net: 'llama3_8b', tp: 8 });
+  // A document's own shared request wins; the hold-out box asks for alternate rows.
+  const read = { kind: 'measurements', request: { net: 'vgg16' }, measurements: 'csv', parameters: ['conv_ceiling'] };
+  assert.deepEqual(calibrateRequest(read, { net: 'alex_v2' }, true),
+    { command: 'calibrate', request: { net: 'vgg16' }, measurements: 'csv', parameters: ['conv_ceiling'], holdout: 'alternate' });
+  assert.deepEqual(calibrateRequest({ kind: 'measurements', measurements: 'csv' }, { net: 'alex_v2' }, false),
+    { command: 'calibrate', request: { net: 'alex_v2' }, measurements: 'csv' });
+});
+
+test('a profile applied to a request adds its era and efficiencies; no profile, the request as it was', () => {
+  const request = { command: 'estimate', net: 'vgg16' };
+  assert.equal(withProfile(request, ''), request);
+  assert.deepEqual(withProfile(request, '{"software_era": "cudnn_r4_2016", "efficiency": {"conv_ceiling": 0.5}}'),
+    { command: 'estimate', net: 'vgg16', software_era: 'cudnn_r4_2016', efficiency: { conv_ceiling: 0.5 } });
+  assert.deepEqual(withProfile(request, 'not json'), { ...request, efficiency: 'not json' });
+});

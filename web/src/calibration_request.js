@@ -1,0 +1,68 @@
+// The calibration panel's documents (docs/calibration.md): the `calibrate` request built from
+// what the user pasted and the page's scenario, and the profile a fit returns, applied to the
+// page's own requests. No model here: the core fits, the page sends and shows.
+
+// What the pasted text is: a profile to apply ({"efficiency", "software_era"?}, or a whole
+// calibrate response), a JSON measurement document or list, or CSV text. Throws a SyntaxError for
+// text that starts as JSON and is not.
+export function readCalibrationText(text) {
+  const trimmed = text.trim();
+  if (!trimmed) return { kind: 'empty' };
+  if (!/^[[{]/.test(trimmed)) return { kind: 'measurements', measurements: trimmed };  // CSV
+  const doc = JSON.parse(trimmed);
+  if (doc && !Array.isArray(doc)) {
+    if (doc.command === 'calibrate' && doc.profile) return { kind: 'profile', profile: doc.profile };
+    if (doc.efficiency && !doc.measurements) return { kind: 'profile', profile: doc };
+    if (doc.measurements !== undefined) return { kind: 'measurements', ...doc };
+  }
+  return { kind: 'measurements', measurements: doc };
+}
+
+// The fields of the page's request that say what is measured: net, device, batch, formats and
+// kernel model; not the cluster, the time to train or the scaling sweep, which a fit does not
+// need and would run on each of its hundreds of evaluations.
+// (A PPP pair is left out too: the fit is of a software era's efficiencies, from the device's.)
+const CNN_FIELDS = ['net', 'device', 'batch_size', 'profile', 'precision', 'memory_format', 'conv_algorithm', 'optimizer'];
+const TRANSFORMER_DROPPED = ['train_tokens', 'price_per_gpu_hour'];
+
+export function sharedRequest(pageRequest, transformer) {
+  const request = { command: 'estimate' };
+  if (transformer) {
+    for (const [key, value] of Object.entries(pageRequest)) if (!TRANSFORMER_DROPPED.includes(key)) request[key] = value;
+    request.command = 'estimate';
+  } else {
+    for (const key of CNN_FIELDS) if (pageRequest[key] !== undefined) request[key] = pageRequest[key];
+  }
+  // A profile applied to the page is where the fit starts.
+  delete request.software_era;
+  delete request.efficiency;
+  return request;
+}
+
+// The calibrate request: the pasted measurements over the page's scenario (a document's own
+// shared request replaces it), split alternately when `holdout`.
+export function calibrateRequest(read, pageShared, holdout) {
+  const request = { command: 'calibrate', request: read.request ?? pageShared, measurements: read.measurements };
+  for (const key of ['parameters', 'loss', 'loss_scale', 'max_evaluations', 'software_era', 'efficiency']) {
+    if (read[key] !== undefined) request[key] = read[key];
+  }
+  if (holdout) request.holdout = 'alternate';
+  else if (read.holdout !== undefined) request.holdout = read.holdout;
+  return request;
+}
+
+// The page state's `calibration` (the profile as JSON text, '' for none) applied to a request:
+// its `software_era` and `efficiency` fields (docs/calibration.md, "Using the profile").
+export function withProfile(request, calibration) {
+  if (!calibration) return request;
+  let profile;
+  try {
+    profile = JSON.parse(calibration);
+  } catch {
+    return { ...request, efficiency: calibration };  // not JSON: the core's error names `efficiency`
+  }
+  const out = { ...request };
+  if (profile.software_era !== undefined) out.software_era = profile.software_era;
+  if (profile.efficiency !== undefined) out.efficiency = profile.efficiency;
+  return out;
+}
