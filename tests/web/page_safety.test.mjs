@@ -107,7 +107,7 @@ test('hostile values in the URL hash show as text, in errors, inputs and the emb
   const keys = [['device'], ['network'], ['software'], ['workers'], ['profile'], ['conv_algorithm'],
     ['optimizer', {}, false], ['cluster', { cluster_on: '1' }], ['collective', { cluster_on: '1' }],
     ['b_device', { compare_on: '1' }], ['b_software', { compare_on: '1' }], ['price_preset', {}, false], ['scaling'],
-    ['parallel']];
+    ['parallel'], ['cd_name', { device: 'custom' }], ['calibration', {}, false]];
   for (const [i, payload] of PAYLOADS.entries()) {
     await setHash(page, { net: payload });
     assert.ok((await page.locator('#error').textContent()).includes(payload), `net=${payload}: not in the error`);
