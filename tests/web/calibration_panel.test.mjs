@@ -3,24 +3,16 @@
 // the times were generated with, and applied to the page it prices the estimate as the CLI does
 // with that profile, in the link too. A pasted profile is applied as it is; a bad row is the core's
 // error, named.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, dist, cliApi, newPage } from './helpers.mjs';
+import { cliApi, newPage, pageSession } from './helpers.mjs';
 
-let server, browser;
+const session = pageSession();
 
-before(async () => {
-  server = await serve(dist);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
+// The page at `hash`, its calibration section open.
 async function open(hash) {
-  const page = await newPage(browser);
-  await page.goto(server.url + '/' + hash);
+  const page = await newPage(session.browser);
+  await page.goto(session.server.url + '/' + hash);
   await page.waitForSelector('body[data-ready=true]');
   await page.locator('#calibration-box summary').click();
   return page;
@@ -68,8 +60,8 @@ test('pasted layer times: the fit recovers their efficiencies, and the applied p
   assert.match(await page.locator('#cal-applied').textContent(), /conv_ceiling/);
 
   // The link keeps it; removing it prices the era's efficiencies again.
-  const again = await newPage(browser);
-  await again.goto(server.url + '/' + await page.evaluate(() => location.hash));
+  const again = await newPage(session.browser);
+  await again.goto(session.server.url + '/' + await page.evaluate(() => location.hash));
   await again.waitForSelector('body[data-ready=true]');
   assert.deepEqual((await again.evaluate(() => window.paleoResult)).requests.estimate.efficiency, profile);
   await again.close();

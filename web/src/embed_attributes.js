@@ -7,7 +7,7 @@
 // [attribute, request field, kind]. Kinds: text; number; list (comma-separated numbers); words
 // (comma-separated words); bool ("false" or not); mib (MiB in the attribute, bytes in the
 // request); price (a number, or a price preset key); json (a preset key, or an object as JSON
-// text: a custom device); a field "a.b" is b inside the object a.
+// text: a custom device, a calibration's efficiencies); a field "a.b" is b inside the object a.
 export const EMBED_ATTRIBUTES = [
   ['net', 'net', 'text'],  // a spec object travels as spec-z instead
   ['device', 'device', 'json'],
