@@ -1,6 +1,7 @@
 // The cluster step: overlap bounds, the pipeline bubble, memory by hand, monotonicity.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <vector>
 
 #include "core/api.h"
@@ -155,6 +156,15 @@ TEST_CASE("the largest fitting batch fits, and one sample more does not") {
     at["batch_size"] = largest + 1;
     CHECK_FALSE(estimate(net, cluster(12.1, 1.5), at)["memory"][0]["fits"].get<bool>());
   }
+}
+
+TEST_CASE("a device too large to fill: the largest batch is the largest the limits let the model price") {
+  // 1e18 bytes hold more VGG-16 samples than the 2^50-element limit on a tensor allows: conv1-1's
+  // output, b x 224 x 224 x 64, is the first to pass it. The estimate still answers.
+  Json device = v100();
+  device["memory_bytes"] = 1e18;
+  const Json c = estimate("vgg16", cluster(12.1, 1.5), {{"device", device}});
+  CHECK(c["max_batch_per_replica"].get<double>() == std::floor(std::pow(2.0, 50) / (224.0 * 224 * 64)));
 }
 
 TEST_CASE("a faster inter-node link never slows the step, and more latency never speeds it up") {

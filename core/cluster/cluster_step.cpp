@@ -57,9 +57,14 @@ void backward_order(const PricedNetwork& c, std::size_t first, std::size_t last,
 std::int64_t largest_fitting_batch(const Scenario& s, NetworkPricer& pricer) {
   const double memory = s.device.memory_bytes;
   if (memory <= 0) return 0;
+  // A batch past the limits on tensor sizes (docs/api.md, "Limits") does not fit either.
   auto total = [&](Dim b) {
-    const PricedNetwork c = pricer.at(b);
-    return memory_footprint(c.net, c.cost, s.cost.optimizer, memory).total_bytes();
+    try {
+      const PricedNetwork c = pricer.at(b);
+      return memory_footprint(c.net, c.cost, s.cost.optimizer, memory).total_bytes();
+    } catch (const Error&) {
+      return std::numeric_limits<double>::infinity();
+    }
   };
   constexpr Dim kLargest = Dim{1} << 30;
   Dim lo = 1, hi = 2;
@@ -78,7 +83,7 @@ std::int64_t largest_fitting_batch(const Scenario& s, NetworkPricer& pricer) {
   int kept_lo = 0, kept_hi = 0;
   while (hi - lo > 1) {
     Dim probe = lo + (hi - lo) / 2;
-    if (kept_lo < 2 && kept_hi < 2 && hi_bytes > lo_bytes) {
+    if (kept_lo < 2 && kept_hi < 2 && hi_bytes > lo_bytes && std::isfinite(hi_bytes)) {
       const double at = static_cast<double>(lo) + (memory - lo_bytes) / (hi_bytes - lo_bytes) * static_cast<double>(hi - lo);
       probe = std::clamp<Dim>(static_cast<Dim>(std::floor(at)), lo + 1, hi - 1);
     }

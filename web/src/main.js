@@ -346,9 +346,10 @@ function setMode(mode) {
   document.body.dataset.mode = mode;
   sort = { column: null, descending: false };
   renderedWith.clear();  // the layer table showed the other mode's rows
-  // A CNN's sections come back one part of the update at a time, each with its own layout, not all
-  // at once with the previous net's rows (over a thousand elements in one frame).
-  for (const id of ['compare', 'cluster-section', 'scheme-section']) $(id).hidden = true;
+  // A CNN's sections shown by an update (marked data-per-update) come back one part of the update at
+  // a time, each with its own layout, not all at once with the previous net's rows (over a thousand
+  // elements in one frame).
+  for (const section of document.querySelectorAll('section[data-per-update]')) section.hidden = true;
   search.show(null);
 }
 
