@@ -84,6 +84,15 @@ test('a pasted profile is applied as it is; a row naming no layer is the core\'s
   await page.waitForFunction(() => window.paleoResult?.requests?.estimate?.efficiency?.conv_ceiling === 0.3);
   const shown = await page.evaluate(() => window.paleoResult);
   assert.equal(shown.estimate.totals.step_ms, cliApi(shown.requests.estimate).totals.step_ms);
+
+  // A PPP pair chosen over the applied profile: the core refuses both at once, and the page says so
+  // beside the profile's box, opened.
+  await page.locator('#calibration-box summary').click();  // closed
+  await page.selectOption('#software', 'tensorflow');
+  const note = page.locator('#cal-text + .field-error');
+  await note.waitFor();
+  assert.match(await note.textContent(), /software era replaces the PPP/);
+  assert.equal(await page.locator('#calibration-box').getAttribute('open'), '');
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULTS, requests } from '../../web/src/state.js';
-import { calibrateRequest, readCalibrationText, sharedRequest, withProfile } from '../../web/src/calibration_request.js';
+import { appliedProfile, calibrateRequest, readCalibrationText, sharedRequest, withProfile } from '../../web/src/calibration_request.js';
 
 test('pasted text: CSV, a measurement list or document, a profile or a whole calibrate response', () => {
   assert.deepEqual(readCalibrationText('  '), { kind: 'empty' });
@@ -37,10 +37,27 @@ test('the fit runs the page\'s scenario without its cluster, sweep, time to trai
     { command: 'calibrate', request: { net: 'alex_v2' }, measurements: 'csv' });
 });
 
-test('a profile applied to a request adds its era and efficiencies; no profile, the request as it was', () => {
+test('a profile applied to a request adds its era and efficiencies, to the kind of net it was fitted to', () => {
   const request = { command: 'estimate', net: 'vgg16' };
-  assert.equal(withProfile(request, ''), request);
-  assert.deepEqual(withProfile(request, '{"software_era": "cudnn_r4_2016", "efficiency": {"conv_ceiling": 0.5}}'),
-    { command: 'estimate', net: 'vgg16', software_era: 'cudnn_r4_2016', efficiency: { conv_ceiling: 0.5 } });
-  assert.deepEqual(withProfile(request, 'not json'), { ...request, efficiency: 'not json' });
+  assert.equal(withProfile(request, '', 'cnn'), request);
+  const profile = { software_era: 'cudnn_r4_2016', efficiency: { conv_ceiling: 0.5 } };
+  const both = { command: 'estimate', net: 'vgg16', ...profile };
+  assert.deepEqual(withProfile(request, JSON.stringify(profile), 'cnn'), both);
+  assert.deepEqual(withProfile(request, JSON.stringify(profile), 'transformer'), both);
+  // Fitted on the page to a CNN: a transformer's requests keep their own era.
+  const fitted = appliedProfile(profile, 'cnn');
+  assert.deepEqual(JSON.parse(fitted), { applies_to: 'cnn', ...profile });
+  assert.deepEqual(withProfile(request, fitted, 'cnn'), both);
+  assert.equal(withProfile(request, fitted, 'transformer'), request);
+  // Not a profile object (text, null, a list): sent as it is, for the core's error on `efficiency`.
+  for (const text of ['not json', 'null', '[1]', '3']) assert.deepEqual(withProfile(request, text, 'cnn'), { ...request, efficiency: text });
+});
+
+test('configuration B with a PPP pair of its own drops the applied profile, as it drops A\'s pair', () => {
+  const state = { ...DEFAULTS, compare_on: true, b_software: 'tensorflow',
+    calibration: appliedProfile({ efficiency: { conv_ceiling: 0.5 } }, 'cnn') };
+  const { estimate, compare } = requests(state);
+  assert.deepEqual(estimate.efficiency, { conv_ceiling: 0.5 });
+  assert.equal(compare.software, 'tensorflow');
+  assert.equal(compare.efficiency, undefined);
 });

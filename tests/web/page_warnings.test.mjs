@@ -66,7 +66,7 @@ test('a CNN precision the device lacks: priced as its fallback, with the core\'s
 test('a custom device starts from the device chosen before; a bad value is the core\'s error beside its input', async () => {
   const page = await open('#device=V100_SXM2_16GB');
   assert.equal(await page.locator('#custom-device').isVisible(), false);
-  const before = await page.locator('#context').textContent();
+  const before = await page.evaluate(() => window.paleoResult.estimate.totals.step_ms);
   await page.selectOption('#device', 'custom');
   await page.locator('#custom-device').waitFor();
   // The V100's numbers, from its preset: the same estimate under the new name.
@@ -74,9 +74,11 @@ test('a custom device starts from the device chosen before; a bad value is the c
   assert.equal(await page.locator('#cd_fp16_tflops').inputValue(), '125');
   assert.equal(await page.locator('#cd_bf16_tflops').inputValue(), '0');
   assert.equal(await page.locator('#cd_generation').inputValue(), 'volta');
-  await page.waitForFunction(() => document.querySelector('#context').textContent.includes('(edited)'));
-  const after = await page.locator('#context').textContent();
-  assert.equal(after.replace('Tesla V100 SXM2 16 GB (edited)', 'Tesla V100 SXM2 16 GB'), before);
+  await page.waitForFunction(() => window.paleoResult.estimate.device.name.endsWith('(edited)'));
+  assert.equal(await page.evaluate(() => window.paleoResult.estimate.totals.step_ms), before);
+  // Emptied, a number is 0 (here: no fp16 units, so the V100's products run on its CUDA cores).
+  await page.fill('#cd_fp16_tflops', '');
+  await page.waitForFunction(() => window.paleoResult.requests.estimate.device.peak_tensor_gflops === undefined);
   // A bandwidth of 0 is out of the core's range: its message beside the bandwidth input.
   await page.fill('#cd_bandwidth_gbps', '0');
   const note = page.locator('#cd_bandwidth_gbps + .field-error');
@@ -101,14 +103,16 @@ test('a custom device stays when a transformer is picked, and prices it', async 
   await page.waitForSelector('body[data-mode=transformer]');
   assert.equal(await page.locator('#device').inputValue(), 'custom');
   assert.equal(await page.locator('#custom-device').isVisible(), true);
-  // The transformer's estimate names the device it priced: the custom one, at its own bf16 peak.
+  // The transformer's estimate names the device it priced: the custom one, at its own bf16 peak,
+  // in its preset's node (the DGX H100's links, not the PCIe of a device no preset is built of),
+  // as the CLI prices the page's request.
   await page.waitForFunction(() => document.body.textContent.includes('× Mine'));
-  const cli = cliApi({ command: 'estimate', net: 'llama3_8b', precision: 'bf16', device: {
-    name: 'Mine', clock_mhz: 1980, peak_gflops: 67000, mem_bandwidth_gb_per_s: 3350, memory_bytes: 80 * 2 ** 30,
-    sm_count: 132, is_gpu: true, generation: 'hopper',
-    peak_tensor_gflops: { tf32: 495000, fp16: 989000, bf16: 500000, fp8: 1979000 } } });
+  const shown = await page.evaluate(() => window.paleoResult);
+  assert.equal(shown.requests.estimate.cluster, 'dgx_h100_ndr');
+  const cli = cliApi(shown.requests.estimate);
   assert.equal(cli.ok, true, JSON.stringify(cli.error));
   assert.equal(cli.peak_tflops_per_gpu, 500);
+  assert.equal(shown.transformer.step_ms, cli.step_ms);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -13,17 +13,20 @@ const $ = (id) => document.getElementById(id);
 
 export class CalibrationPanel {
   // call(request, options) -> promise; cancel(key); pageRequest() -> {request, transformer}: the
-  // page's request for the scenario shown; applied() -> the profile applied ('' for none);
-  // apply(profileText) sets it ('' removes it).
+  // page's request for the scenario shown (it may throw: a pasted spec that is not JSON);
+  // applied() -> the state's profile text ('' for none); apply(profile, kind) applies a profile
+  // to the requests of `kind` ('cnn', 'transformer'; undefined: both), apply(null) removes it.
   constructor({ call, cancel, pageRequest, applied, apply }) {
     Object.assign(this, { call, cancel, pageRequest, applied, apply });
     this.section = $('calibration-section');
-    this.profile = null;
+    this.profile = null;   // the last fit's, and the kind of net it was fitted to
+    this.kind = undefined;
+    this.current = null;   // the run on screen: an older one that ends changes nothing
     this.ticker = null;
     $('cal-run').addEventListener('click', () => this.run());
     $('cal-stop').addEventListener('click', () => this.stop());
-    $('cal-apply').addEventListener('click', () => this.apply(JSON.stringify(this.profile)));
-    $('cal-remove').addEventListener('click', () => this.apply(''));
+    $('cal-apply').addEventListener('click', () => this.apply(this.profile, this.kind));
+    $('cal-remove').addEventListener('click', () => this.apply(null));
     $('cal-download').addEventListener('click', () =>
       download('paleo-profile.json', 'application/json', JSON.stringify(this.profile, null, 1) + '\n'));
     $('cal-file').addEventListener('change', async (e) => {
@@ -45,7 +48,7 @@ export class CalibrationPanel {
 
   async run() {
     showError($('cal-error'), null);
-    let read;
+    let read, page;
     try {
       read = readCalibrationText($('cal-text').value);
     } catch (e) {
@@ -56,48 +59,57 @@ export class CalibrationPanel {
       this.fail({ message: 'paste measured times first (CSV or JSON), or a profile', layer: '', field: 'measurements' });
       return;
     }
-    if (read.kind === 'profile') {  // a profile to apply as it is
-      this.profile = read.profile;
-      this.apply(JSON.stringify(read.profile));
+    if (read.kind === 'profile') {  // a profile to apply as it is, to every request
+      this.apply(read.profile);
       $('cal-status').textContent = 'The pasted profile is applied to the estimates.';
       this.setState('applied');
       return;
     }
-    const { request: page, transformer } = this.pageRequest();
-    const request = calibrateRequest(read, sharedRequest(page, transformer), $('cal-holdout').checked);
-    const started = performance.now();
+    try {
+      page = this.pageRequest();
+    } catch (e) {
+      this.fail({ message: 'the page\'s net has an error (shown above): ' + e.message, layer: '', field: 'net' });
+      return;
+    }
+    const request = calibrateRequest(read, sharedRequest(page.request, page.transformer), $('cal-holdout').checked);
+    const run = { started: performance.now() };
+    this.current = run;
     this.setState('running');
     for (const id of ['cal-apply', 'cal-download']) $(id).hidden = true;
     $('cal-stop').hidden = false;
+    // Once a second: the status is a live region, read out as it changes.
     const tick = () => {
-      $('cal-status').textContent = `Fitting… ${((performance.now() - started) / 1e3).toFixed(1)} s`;
+      $('cal-status').textContent = `Fitting… ${Math.round((performance.now() - run.started) / 1e3)} s`;
     };
     tick();
     clearInterval(this.ticker);
-    this.ticker = setInterval(tick, 200);
+    this.ticker = setInterval(tick, 1000);
     let response;
     try {
       response = await this.call(request, { lane: 'slow', key: 'calibrate' });
     } catch (e) {
-      if (isCancelled(e)) return;
+      if (isCancelled(e) || this.current !== run) return;
       response = { ok: false, error: { message: String(e && e.message ? e.message : e), layer: '', field: '' } };
-    } finally {
-      clearInterval(this.ticker);
-      $('cal-stop').hidden = true;
     }
+    if (this.current !== run) return;  // a newer fit, or Stop
+    this.current = null;
+    clearInterval(this.ticker);
+    $('cal-stop').hidden = true;
     if (!response.ok) {
       this.fail(response.error);
       return;
     }
     this.profile = response.profile;
+    this.kind = page.transformer ? 'transformer' : 'cnn';
     this.show(response);
-    $('cal-status').textContent = `Fitted in ${((performance.now() - started) / 1e3).toFixed(2)} s ` +
+    $('cal-status').textContent = `Fitted in ${((performance.now() - run.started) / 1e3).toFixed(2)} s ` +
       `(${response.search.evaluations} evaluations).`;
     this.setState('done');
   }
 
   stop() {
     this.cancel('calibrate');
+    this.current = null;
     clearInterval(this.ticker);
     $('cal-stop').hidden = true;
     $('cal-status').textContent = 'Stopped.';
@@ -108,6 +120,7 @@ export class CalibrationPanel {
     showError($('cal-error'), error, 'Calibration: ');
     $('cal-status').textContent = '';
     for (const id of ['cal-summary', 'cal-parameters', 'cal-rows']) $(id).replaceChildren();
+    for (const id of ['cal-parameters', 'cal-rows']) $(id).removeAttribute('tabindex');
     $('cal-warnings').hidden = true;
     this.setState('failed');
   }
@@ -137,6 +150,7 @@ export class CalibrationPanel {
     $('cal-rows').replaceChildren(table(['measurement', 'set', 'measured', 'before', 'after', 'error before', 'error after'],
       rows, { numeric: [2, 3, 4, 5, 6] }));
     for (const id of ['cal-apply', 'cal-download']) $(id).hidden = false;
+    for (const id of ['cal-parameters', 'cal-rows']) $(id).tabIndex = 0;  // a table to scroll sideways by keyboard
   }
 
   setState(state) {

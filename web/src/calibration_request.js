@@ -51,18 +51,26 @@ export function calibrateRequest(read, pageShared, holdout) {
   return request;
 }
 
-// The page state's `calibration` (the profile as JSON text, '' for none) applied to a request:
-// its `software_era` and `efficiency` fields (docs/calibration.md, "Using the profile").
-export function withProfile(request, calibration) {
+// The page state's `calibration` (the profile as JSON text, '' for none) applied to a request of
+// `kind` ('cnn' or 'transformer'): its `software_era` and `efficiency` fields (docs/calibration.md,
+// "Using the profile"). A profile fitted on the page says which kind it was fitted to
+// (`applies_to`) and leaves the other kind's requests alone: an era prices one kind of net.
+export function withProfile(request, calibration, kind) {
   if (!calibration) return request;
-  let profile;
+  let profile = null;
   try {
     profile = JSON.parse(calibration);
   } catch {
-    return { ...request, efficiency: calibration };  // not JSON: the core's error names `efficiency`
+    profile = null;
   }
+  // Not a profile object: sent as it is, so that the core's error names `efficiency`.
+  if (!profile || typeof profile !== 'object' || Array.isArray(profile)) return { ...request, efficiency: calibration };
+  if (profile.applies_to && profile.applies_to !== kind) return request;
   const out = { ...request };
   if (profile.software_era !== undefined) out.software_era = profile.software_era;
   if (profile.efficiency !== undefined) out.efficiency = profile.efficiency;
   return out;
 }
+
+// The state's text for a profile fitted to requests of `kind`.
+export const appliedProfile = (profile, kind) => JSON.stringify(kind ? { applies_to: kind, ...profile } : profile);

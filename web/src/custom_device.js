@@ -8,7 +8,13 @@ export const CUSTOM_DEVICE_DEFAULTS = {
   cd_name: 'My GPU', cd_generation: 'hopper', cd_fp32_tflops: 67, cd_tf32_tflops: 495, cd_fp16_tflops: 989,
   cd_bf16_tflops: 989, cd_fp8_tflops: 1979, cd_bandwidth_gbps: 3350, cd_memory_gib: 80, cd_sms: 132,
   cd_clock_mhz: 1980,
+  // The cluster preset built of the device it started from: a transformer's nodes are joined by its
+  // links unless the page names another ('' for none: the core's PCIe nodes over Ethernet).
+  cd_cluster: 'dgx_h100_ndr',
 };
+
+// A custom device's number left empty is 0 (none, unknown, or the core's error), never a default.
+export const isCustomDeviceKey = (key) => key.startsWith('cd_');
 
 const GIB = 2 ** 30;
 // The matrix-unit formats and their inputs (TFLOP/s; 0: the device has none).
@@ -28,11 +34,12 @@ export function deviceOf(state) {
   return device;
 }
 
-// The custom inputs holding a preset's numbers (as `presets` lists it): "Custom device…" starts
-// from the device chosen before it.
-export function customFromPreset(preset) {
+// The custom inputs holding a preset's numbers (as `presets` lists it), and the first cluster preset
+// built of it: "Custom device…" starts from the device chosen before it.
+export function customFromPreset(preset, clusters = []) {
   const tensor = preset.peak_tensor_gflops ?? {};
   return {
+    cd_cluster: clusters.find((c) => c.device === preset.key)?.key ?? '',
     cd_name: `${preset.name} (edited)`, cd_generation: preset.generation ?? '',
     cd_fp32_tflops: preset.peak_gflops / 1e3, cd_bandwidth_gbps: preset.mem_bandwidth_gb_per_s,
     cd_memory_gib: (preset.memory_bytes ?? 0) / GIB, cd_sms: preset.sm_count ?? 0, cd_clock_mhz: preset.clock_mhz,
@@ -45,6 +52,7 @@ export function customFromPreset(preset) {
 const MEMBER_INPUTS = { name: 'cd_name', generation: 'cd_generation', peak_gflops: 'cd_fp32_tflops',
   mem_bandwidth_gb_per_s: 'cd_bandwidth_gbps', memory_bytes: 'cd_memory_gib', sm_count: 'cd_sms',
   clock_mhz: 'cd_clock_mhz', ...TENSOR_INPUTS };
+export const isDeviceField = (field) => field === 'device' || field.startsWith('device.');
 export function customDeviceInput(message) {
   const member = /'(\w+)'/.exec(message.replace(/^field '[^']*': /, ''))?.[1];
   return MEMBER_INPUTS[member] ?? null;

@@ -19,8 +19,9 @@ import * as render from './render.js';
 import { startingLayout } from './transformer_defaults.js';
 import { TransformerView } from './transformer_view.js';
 import { renderScheme, showSchemeError } from './training_scheme.js';
-import { CUSTOM_DEVICE, customDeviceInput, customFromPreset } from './custom_device.js';
+import { CUSTOM_DEVICE, customDeviceInput, customFromPreset, isCustomDeviceKey, isDeviceField } from './custom_device.js';
 import { CalibrationPanel } from './calibration_panel.js';
+import { appliedProfile } from './calibration_request.js';
 import { transformerRequest } from './transformer_request.js';
 
 const $ = (id) => document.getElementById(id);
@@ -116,7 +117,8 @@ function readForm() {
     const input = $(key);
     if (!input) continue;
     if (input.type === 'checkbox') next[key] = input.checked;
-    else if (isNumberKey(key)) next[key] = input.value === '' ? (DEFAULTS[key] === 0 ? 0 : DEFAULTS[key]) : Number(input.value);
+    else if (isNumberKey(key) && input.value === '') next[key] = DEFAULTS[key] === 0 || isCustomDeviceKey(key) ? 0 : DEFAULTS[key];
+    else if (isNumberKey(key)) next[key] = Number(input.value);
     else next[key] = input.value;
   }
   return next;
@@ -143,7 +145,12 @@ const inputOf = (field, message = '') => {
   if (!field) return null;
   if (field === 'precision' && !isTransformer(state)) return $('cnn_precision');
   // A custom device's member in error: the input that sets it (the message names the member).
-  if (field.startsWith('device') && state.device === CUSTOM_DEVICE) return $(customDeviceInput(message) ?? 'device');
+  if (isDeviceField(field) && state.device === CUSTOM_DEVICE) return $(customDeviceInput(message) ?? 'device');
+  // An applied calibration profile's fields: the calibration box, opened.
+  if ((field === 'efficiency' || field === 'software_era') && state.calibration) {
+    $('calibration-box').open = true;
+    return $('cal-text');
+  }
   return $(FIELD_INPUTS[field] ?? field);
 };
 
@@ -393,7 +400,7 @@ async function onInput(event) {
   } else if (id === 'device' && state.device === CUSTOM_DEVICE) {
     // "Custom device…" starts from the device chosen before it.
     const preset = presets.devices.find((d) => d.key === before.device);
-    if (preset) Object.assign(state, customFromPreset(preset));
+    if (preset) Object.assign(state, customFromPreset(preset, presets.clusters));
   } else if (id === 'net') {
     state.spec = '';
     state.config = '';
@@ -496,8 +503,8 @@ async function start() {
     pageRequest: () => (isTransformer(state) ? { request: transformerRequest(state), transformer: true }
       : { request: requests(state).estimate, transformer: false }),
     applied: () => state.calibration,
-    apply: (text) => {
-      state = { ...state, calibration: text };
+    apply: (profile, kind) => {
+      state = { ...state, calibration: profile ? appliedProfile(profile, kind) : '' };
       history.replaceState(null, '', toHash(state));
       linkNote();
       calibration.showApplied();

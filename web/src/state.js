@@ -130,7 +130,7 @@ export function requests(state) {
   if (state.software === 'hand') Object.assign(base, { ppp_comp: state.ppp_comp, ppp_comm: state.ppp_comm });
   else if (state.software) base.software = state.software;
   // A calibration profile applied (the calibration panel): its era and efficiencies.
-  Object.assign(base, withProfile({}, state.calibration));
+  Object.assign(base, withProfile({}, state.calibration, 'cnn'));
   if (state.batch_size) base.batch_size = state.batch_size;  // 0: the spec's batch
 
   // Time and cost to train, priced by the core (docs/api.md, "Time to train"). The values go as
@@ -158,10 +158,9 @@ export function requests(state) {
     compare = { command: 'estimate', ...base };
     if (state.b_device) compare.device = state.b_device;
     if (state.b_network) compare.interconnect = state.b_network;
-    if (state.b_software) {
+    if (state.b_software) {  // B's PPP pair replaces A's kernel model, a calibration profile too
       compare.software = state.b_software;
-      delete compare.ppp_comp;
-      delete compare.ppp_comm;
+      for (const key of ['ppp_comp', 'ppp_comm', 'software_era', 'efficiency']) delete compare[key];
     }
     if (state.b_batch) compare.batch_size = state.b_batch;
   }

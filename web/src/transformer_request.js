@@ -1,6 +1,6 @@
 // The transformer part of the page state: its inputs, their defaults, and the request documents
 // (docs/api.md) they stand for: estimate and plan. The core does all the modelling.
-import { deviceOf } from './custom_device.js';
+import { CUSTOM_DEVICE, deviceOf } from './custom_device.js';
 import { withProfile } from './calibration_request.js';
 
 export const TRANSFORMER_DEFAULTS = {
@@ -29,6 +29,7 @@ export const transformerNet = (state) => (state.config.trim() ? JSON.parse(state
 function hardware(state) {
   const request = { device: deviceOf(state), nodes: state.t_nodes, devices_per_node: state.t_per_node };
   if (state.t_cluster) request.cluster = state.t_cluster;
+  else if (state.device === CUSTOM_DEVICE && state.cd_cluster) request.cluster = state.cd_cluster;  // its preset's links
   return request;
 }
 
@@ -44,14 +45,14 @@ export function transformerRequest(state, command = 'estimate') {
     request.train_tokens = state.train_btokens * 1e9;
     request.price_per_gpu_hour = state.price_preset || state.price;
   }
-  return withProfile(request, state.calibration);
+  return withProfile(request, state.calibration, 'transformer');
 }
 
 export function planRequest(state, top = 10) {
   const request = { command: 'plan', net: transformerNet(state), ...hardware(state), precision: state.precision,
     global_batch: state.global_batch, top };
   if (state.seq_len > 0) request.seq_len = state.seq_len;
-  return withProfile(request, state.calibration);
+  return withProfile(request, state.calibration, 'transformer');
 }
 
 // A fingerprint of the plan's inputs, to tell when a plan on screen is out of date.
