@@ -21,7 +21,7 @@ test('the page\'s request survives the snippet: defaults, and every control away
     { ...DEFAULTS, cluster_on: false, software: 'tensorflow', price_preset: 'aws_p5_h100_capacity_block', dataset: 0 },
     // A custom device (an object, as JSON text in the attribute), the CNN precision and layout.
     { ...DEFAULTS, device: 'custom', cd_name: 'a "quoted" <GPU>', cd_fp8_tflops: 0, cd_generation: '',
-      cnn_precision: 'bf16', memory_format: 'nchw' },
+      cnn_precision: 'bf16', memory_format: 'nchw', timing: 'kernel' },
     // A calibration profile applied: its era and efficiencies (an object, as JSON text).
     { ...DEFAULTS, calibration: '{"software_era": "pytorch_cudnn9_2025", "efficiency": {"conv_ceiling": 0.5}}' },
   ];

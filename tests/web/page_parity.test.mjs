@@ -31,6 +31,7 @@ const SCENARIOS = [
   { net: 'mobilenet_v2', cluster_on: false, device: 'CPU_I7', software: 'tensorflow', price_preset: 'aws_p5_h100_capacity_block' },
   { cnn_precision: 'bf16', memory_format: 'nchw' },  // the default scenario as PyTorch's AMP runs it
   { net: 'vgg16', cluster_on: false, device: 'V100_SXM2_16GB', cnn_precision: 'fp8' },  // priced as fp16
+  { net: 'alex_v2', cluster_on: false, cnn_precision: 'bf16', timing: 'kernel' },  // a benchmark loop's times
 ];
 
 // The time to train each setup of a state, derived here from the state and the step times of the
@@ -68,6 +69,7 @@ for (const overrides of SCENARIOS) {
     // The CNN's precision and layout selects travel as the request's fields, empty as the core's defaults.
     assert.equal(estimate.precision, s.cnn_precision || undefined);
     assert.equal(estimate.memory_format, s.memory_format || undefined);
+    assert.equal(estimate.timing, s.timing || undefined);
     assert.equal(cli.precision.name, s.cnn_precision || 'fp32');
     // The page asks the core for the time to train; it computes none itself. Each setup's steps,
     // time and cost as derived here; the headline the cluster's (else one device's), the fastest

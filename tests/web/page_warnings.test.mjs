@@ -53,6 +53,11 @@ test('a CNN precision the device lacks: priced as its fallback, with the core\'s
   await page.selectOption('#cnn_precision', '');
   await page.waitForFunction(() => ![...document.querySelectorAll('#warnings li')].some((li) => li.textContent.startsWith('precision:')));
   assert.match(await page.locator('#context').textContent(), /, fp32, profile paleo2026/);
+  // The kernels' own times, as a benchmark loop measures them: the CLI's for the page's request.
+  await page.selectOption('#timing', 'kernel');
+  await page.waitForFunction(() => window.paleoResult?.requests?.estimate?.timing === 'kernel');
+  const timed = await page.evaluate(() => window.paleoResult);
+  assert.equal(timed.estimate.totals.step_ms, cliApi(timed.requests.estimate).totals.step_ms);
   await page.selectOption('#cnn_precision', 'fp16');
   await page.selectOption('#profile', 'paleo2017');
   const note = page.locator('#cnn_precision + .field-error');

@@ -21,6 +21,7 @@ export const EMBED_ATTRIBUTES = [
   ['efficiency', 'efficiency', 'json'],
   ['conv-algorithm', 'conv_algorithm', 'text'],
   ['memory-format', 'memory_format', 'text'],
+  ['timing', 'timing', 'text'],
   ['optimizer', 'optimizer', 'text'],
   ['batch', 'batch_size', 'number'],
   ['workers', 'workers', 'list'],

@@ -13,7 +13,8 @@ import { withProfile } from './calibration_request.js';
 // software era of the H100 (no PPP pair).
 export const DEFAULTS = {
   net: 'resnet50_v1_5', spec: '', device: 'H100_SXM', network: 'ethernet', software: '', ppp_comp: 1, ppp_comm: 1,
-  profile: 'paleo2026', conv_algorithm: '', cnn_precision: '', memory_format: '', batch_size: 0, optimizer: 'sgd',
+  profile: 'paleo2026', conv_algorithm: '', cnn_precision: '', memory_format: '', timing: '', batch_size: 0,
+  optimizer: 'sgd',
   workers: '1,2,4,8,16,32,64,128', scaling: 'weak', parallel: 'data', hybrid_workers: 1,
   dataset: 1281167, epochs: 90, price_preset: '', price: 0.9,
   compare_on: false, b_device: '', b_network: '', b_software: '', b_batch: 0,
@@ -125,6 +126,7 @@ export function requests(state) {
   // beside the select.
   if (state.cnn_precision) base.precision = state.cnn_precision;
   if (state.memory_format) base.memory_format = state.memory_format;
+  if (state.timing) base.timing = state.timing;  // '': the core's `step`
   // By default the core prices kernels with the software era of the device (docs/model.md); a
   // software preset names its PPP pair; by hand, the page sends the pair itself.
   if (state.software === 'hand') Object.assign(base, { ppp_comp: state.ppp_comp, ppp_comm: state.ppp_comm });
