@@ -26,13 +26,9 @@ const CNN_FIELDS = ['net', 'device', 'batch_size', 'profile', 'precision', 'memo
 const TRANSFORMER_DROPPED = ['train_tokens', 'price_per_gpu_hour'];
 
 export function sharedRequest(pageRequest, transformer) {
+  const kept = transformer ? Object.keys(pageRequest).filter((key) => !TRANSFORMER_DROPPED.includes(key)) : CNN_FIELDS;
   const request = { command: 'estimate' };
-  if (transformer) {
-    for (const [key, value] of Object.entries(pageRequest)) if (!TRANSFORMER_DROPPED.includes(key)) request[key] = value;
-    request.command = 'estimate';
-  } else {
-    for (const key of CNN_FIELDS) if (pageRequest[key] !== undefined) request[key] = pageRequest[key];
-  }
+  for (const key of kept) if (pageRequest[key] !== undefined && key !== 'command') request[key] = pageRequest[key];
   // A profile applied to the page is where the fit starts.
   delete request.software_era;
   delete request.efficiency;

@@ -19,7 +19,8 @@ import * as render from './render.js';
 import { startingLayout } from './transformer_defaults.js';
 import { TransformerView } from './transformer_view.js';
 import { renderScheme, showSchemeError } from './training_scheme.js';
-import { CUSTOM_DEVICE, customDeviceInput, customFromPreset, isCustomDeviceKey, isDeviceField } from './custom_device.js';
+import { CUSTOM_DEVICE, customFromPreset, isCustomDeviceKey } from './custom_device.js';
+import { sharedFieldInput } from './error_inputs.js';
 import { CalibrationPanel } from './calibration_panel.js';
 import { appliedProfile } from './calibration_request.js';
 import { transformerRequest } from './transformer_request.js';
@@ -144,14 +145,7 @@ const FIELD_INPUTS = { dataset_samples: 'dataset', price_per_gpu_hour: 'price', 
 const inputOf = (field, message = '') => {
   if (!field) return null;
   if (field === 'precision' && !isTransformer(state)) return $('cnn_precision');
-  // A custom device's member in error: the input that sets it (the message names the member).
-  if (isDeviceField(field) && state.device === CUSTOM_DEVICE) return $(customDeviceInput(message) ?? 'device');
-  // An applied calibration profile's fields: the calibration box, opened.
-  if ((field === 'efficiency' || field === 'software_era') && state.calibration) {
-    $('calibration-box').open = true;
-    return $('cal-text');
-  }
-  return $(FIELD_INPUTS[field] ?? field);
+  return $(sharedFieldInput(field, message, state) ?? FIELD_INPUTS[field] ?? field);
 };
 
 // An input in error: marked invalid, with the message as text right after it (not only a red

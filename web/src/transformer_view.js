@@ -7,7 +7,7 @@ import { clearFieldError, showError, showFieldError } from './errors.js';
 import { renderPlan } from './planner.js';
 import * as tf from './transformer.js';
 import { FIELD_INPUTS, layoutOf, planKey, planRequest, transformerRequest } from './transformer_request.js';
-import { CUSTOM_DEVICE, customDeviceInput, isDeviceField } from './custom_device.js';
+import { sharedFieldInput } from './error_inputs.js';
 
 const $ = (id) => document.getElementById(id);
 const malformed = (e) => ({ message: 'malformed JSON: ' + e.message, layer: '', field: 'net' });
@@ -81,11 +81,7 @@ export class TransformerView {
       $('config').setAttribute('aria-invalid', 'true');
       shown = true;
     } else {
-      // A custom device's member in error: the input that sets it.
-      const custom = isDeviceField(field) && state.device === CUSTOM_DEVICE && customDeviceInput(error.message);
-      const profile = (field === 'efficiency' || field === 'software_era') && state.calibration;
-      if (profile) $('calibration-box').open = true;  // the applied profile's box
-      shown = showFieldError($(profile ? 'cal-text' : custom || (FIELD_INPUTS[field] ?? field)), error);
+      shown = showFieldError($(sharedFieldInput(field, error.message, state) ?? FIELD_INPUTS[field] ?? field), error);
     }
     if (shown) {
       $('error').hidden = false;
