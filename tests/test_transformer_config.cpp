@@ -415,3 +415,26 @@ TEST_CASE("the added transformer cases ask for the configuration their source qu
   }
   CHECK(added == 8);
 }
+
+// Narayanan et al. 2021 Table 2's PTD-parallelism rows: the request is the row's batch, GPUs,
+// micro-batch and model-parallel size (tensor x pipeline), and the measured figure its TFLOP/s.
+TEST_CASE("the Table 2 rows of Megatron-LM 2021 ask for the row they quote", "[transformer][validation]") {
+  const Json& cases = embedded("validation/transformer_cases.json")["cases"];
+  int rows = 0;
+  for (const Json& tc : cases) {
+    const std::string id = tc["id"].get<std::string>();
+    if (id.rfind("NR21-T2-", 0) != 0) continue;
+    INFO("case " << id);
+    ++rows;
+    const Json& r = tc["request"];
+    const long devices = r["nodes"].get<long>() * r["devices_per_node"].get<long>();
+    std::ostringstream row;
+    row << " | " << r["tp"].get<long>() * r["pp"].get<long>() << " | " << r["global_batch"].get<long>() << " | "
+        << devices << " | " << r["micro_batch"].get<long>() << " | " << tc["measured"].get<double>() << " | ";
+    CHECK(tc["source"]["quote"].get<std::string>().find(row.str()) != std::string::npos);
+    CHECK(r["software_era"] == "megatron_lm_2021");
+    CHECK(r["recompute"] == "full");
+    CHECK(tc["compare"] == "hardware_tflops_per_gpu");
+  }
+  CHECK(rows == 6);
+}
