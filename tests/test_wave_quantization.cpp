@@ -122,7 +122,32 @@ TEST_CASE("A GEMM with an odd dimension runs at the odd rate, slower for narrowe
   CHECK(paleo::era_matmul_peak_gflops(h100, e, paleo::Dtype::kBf16, 8457, 40, 2560) == Approx(dense));
   e.odd_tensor_core = 0;
   CHECK(paleo::era_matmul_peak_gflops(h100, e, paleo::Dtype::kBf16, 8457, 35, 2560) == Approx(dense * 0.32));
-  // Never below the CUDA cores' peak: a tiny odd rate falls back to it.
+  // Never below the CUDA cores' rate: a tiny odd rate falls back to it, their peak times their own
+  // tile shape's rate (n = 35 in a 64-wide tile of the 128 x 128 SGEMM: 2 / 3).
   e.odd_tensor_core = 0.001;
-  CHECK(paleo::era_matmul_peak_gflops(h100, e, paleo::Dtype::kBf16, 8457, 35, 2560) == Approx(h100.peak_gflops));
+  CHECK(paleo::era_matmul_peak_gflops(h100, e, paleo::Dtype::kBf16, 8457, 35, 2560) ==
+        Approx(h100.peak_gflops * 2 / 3));
+}
+
+TEST_CASE("A product on CUDA cores runs at the rate of its tile shape", "[efficiency][alignment]") {
+  const paleo::Device p100 = paleo::Presets::instance().device("P100_SXM2");
+  paleo::KernelEfficiency e = plain_efficiency();
+  CHECK(e.simt_tile == 128);
+  const auto peak = [&](double m, double n) {
+    return paleo::era_matmul_peak_gflops(p100, e, paleo::Dtype::kFp32, m, n, 2560) / p100.peak_gflops;
+  };
+  // Loads per FLOP grow as 1/tm + 1/tn: (2 / 128) / (1 / tm + 1 / tn) of the peak.
+  CHECK(peak(2560, 4096) == Approx(1));
+  CHECK(peak(2560, 128) == Approx(1));
+  CHECK(peak(2560, 64) == Approx(2.0 / 3));         // DeepBench's skinny GEMMs: a 128 x 64 tile
+  CHECK(peak(64, 2560) == Approx(2.0 / 3));         // either dimension
+  CHECK(peak(48, 48) == Approx(0.5));               // 64 x 64
+  CHECK(peak(2560, 8) == Approx(2.0 / 128 / (1.0 / 128 + 1.0 / 32)));  // never narrower than 32
+  e.simt_tile = 0;
+  CHECK(peak(2560, 64) == Approx(1));
+  // Tensor cores keep their own rate: an aligned bf16 product on an H100 is not shaped by it.
+  e.simt_tile = 128;
+  const paleo::Device h100 = paleo::Presets::instance().device("H100_SXM");
+  CHECK(paleo::era_matmul_peak_gflops(h100, e, paleo::Dtype::kBf16, 2560, 64, 2560) ==
+        Approx(h100.peak_tensor_gflops.at("bf16")));
 }

@@ -26,6 +26,7 @@ const std::vector<EfficiencyParameter>& efficiency_parameters() {
       {"launch_interval_ms", &KernelEfficiency::launch_interval_ms, 0, 100},
       {"misaligned_tensor_core", &KernelEfficiency::misaligned_tensor_core, 0, 1},
       {"odd_tensor_core", &KernelEfficiency::odd_tensor_core, 0, 1},
+      {"simt_tile", &KernelEfficiency::simt_tile, 0, 1024},
       {"unfused_conv_bias", &KernelEfficiency::unfused_conv_bias, 0, 1},
       {"pooling_efficiency", &KernelEfficiency::pooling_efficiency, 0.01, 1},
       {"step_overhead_ms", &KernelEfficiency::step_overhead_ms, 0, 10000},
@@ -60,6 +61,15 @@ TiledDim tiled(double x, double tile) {
 // no steps at whole waves; docs/measurements.md).
 double wave_fill(double tiles, double sm_count) {
   return std::min(1.0, tiles / sm_count);
+}
+
+// The fraction of the CUDA-core peak an m x n product's tile shape allows (simt_tile). The
+// narrowest such kernel is 32 wide: a narrower product reads each element of its wide operand
+// once and is bound by memory, not by this rate.
+double cuda_core_tile_rate(const KernelEfficiency& e, double m, double n) {
+  if (e.simt_tile <= 0) return 1;
+  auto width = [&](double x) { return std::max(32.0, tiled(x, e.simt_tile).tile); };
+  return (2 / e.simt_tile) / (1 / width(m) + 1 / width(n));
 }
 
 // The shortest part of a split inner dimension, and the most parts (a weight gradient of a small
@@ -109,15 +119,16 @@ TiledMatmulMs tiled_matmul_ms(const KernelEfficiency& e, double flops, double ce
 }
 
 double era_matmul_peak_gflops(const Device& d, const KernelEfficiency& e, Dtype t, double m, double n, double k) {
-  const double aligned_or_vector = matmul_peak_gflops(d, t, n, k);
-  if (e.misaligned_tensor_core <= 0 || runs_on_tensor_cores(d, t, n, k)) return aligned_or_vector;
-  if (effective_matmul_dtype(d, t) == Dtype::kFp32) return aligned_or_vector;  // no tensor cores for t
+  if (runs_on_tensor_cores(d, t, n, k)) return matmul_peak_gflops(d, t, n, k);
+  const double cuda_cores = matmul_peak_gflops(d, t, n, k) * cuda_core_tile_rate(e, m, n);
+  if (e.misaligned_tensor_core <= 0) return cuda_cores;
+  if (effective_matmul_dtype(d, t) == Dtype::kFp32) return cuda_cores;  // no tensor cores for t
   double rate = e.misaligned_tensor_core;
   if (e.odd_tensor_core > 0 && (std::fmod(n, 2) != 0 || std::fmod(k, 2) != 0)) {
     // Elements loaded per FLOP grow as 1/tm + 1/tn: the full tile's ratio over this one's.
     rate = e.odd_tensor_core * (2 / e.tile) / (1 / tiled(m, e.tile).tile + 1 / tiled(n, e.tile).tile);
   }
-  return std::max(aligned_or_vector, dense_peak_gflops(d, t) * rate);
+  return std::max(cuda_cores, dense_peak_gflops(d, t) * rate);
 }
 
 double ceiling_gflops(double peak_gflops, const KernelEfficiency& e, bool convolution) {

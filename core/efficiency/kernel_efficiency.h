@@ -37,6 +37,13 @@ struct KernelEfficiency {
   // by their one-element loads: a narrower tile, which loads more per FLOP, runs slower in
   // proportion (tm tn / (tm + tn) against the full tile's).
   double odd_tensor_core = 0;
+  // The tile (square, elements) of the CUDA-core GEMM kernels a product runs in when it runs on
+  // no tensor cores (cuBLAS's SGEMM: 128 x 128 since Maxwell); 0: no shape term. Such kernels are
+  // bound by their loads from shared memory: a product too narrow for the full tile runs in a
+  // narrower one (a halving that covers it, at least 32 wide), which loads more per FLOP and runs
+  // slower in proportion (tm tn / (tm + tn) against the full tile's). Convolutions keep cuDNN's
+  // own kernels (conv_ceiling).
+  double simt_tile = 128;
   // 1: a convolution's bias is a kernel of its own (PyTorch adds it after cuDNN's convolution
   // and reduces the output gradient for its gradient); 0: fused into the convolution or absent.
   double unfused_conv_bias = 0;
@@ -63,7 +70,8 @@ double matmul_ms(const Device& d, const KernelEfficiency& e, Dtype t, double m, 
                  double batches = 1);
 // The peak an (m x k) by (k x n) product in format t runs against: the tensor cores' when n and k
 // are aligned for them, else misaligned_tensor_core (odd_tensor_core, by its tiles' shape, for an
-// odd n or k) of it where the era has that, else the vector peak.
+// odd n or k) of it where the era has that, else the vector peak (times the CUDA-core kernels'
+// tile-shape rate, simt_tile).
 double era_matmul_peak_gflops(const Device& d, const KernelEfficiency& e, Dtype t, double m, double n, double k);
 // How `batches` (m x k) by (k x n) products fill a device of `sm_count` SMs: the fraction of the
 // ceiling their shape reaches (tiles padded, the share of SMs the tiles keep busy, a short inner
