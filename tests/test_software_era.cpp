@@ -37,6 +37,33 @@ TEST_CASE("A device's generation picks its software era", "[transformer][era]") 
   CHECK(r["software_era"]["key"] == "megatron_lm_2021");
 }
 
+TEST_CASE("presets lists the software eras a request may name, and each runs as named", "[era]") {
+  const paleo::Json r = paleo::handle_request({{"command", "presets"}});
+  REQUIRE(r["ok"].get<bool>());
+  const paleo::Json& eras = r["software_eras"];
+  REQUIRE(eras.size() == paleo::Presets::instance().software_eras().size());
+  bool found_2022 = false;
+  for (const paleo::Json& era : eras) {
+    const std::string key = era["key"].get<std::string>();
+    INFO(key);
+    CHECK(!era["name"].get<std::string>().empty());
+    const bool transformer = era["applies_to"][0] == "transformer";
+    paleo::Json request = transformer ? paleo::Json{{"command", "estimate"}, {"net", "gpt3_125m"}, {"global_batch", 8}}
+                                      : paleo::Json{{"command", "estimate"}, {"net", "alex_v2"}};
+    request["device"] = "A100_80GB_SXM";
+    request["software_era"] = key;
+    const paleo::Json priced = paleo::handle_request(request);
+    REQUIRE(priced["ok"].get<bool>());
+    CHECK(priced["software_era"]["key"] == key);
+    if (key == "megatron_lm_2022") {
+      found_2022 = true;
+      CHECK(transformer);
+      CHECK(era["generations"].empty());  // named by a request, the default of no generation
+    }
+  }
+  CHECK(found_2022);
+}
+
 TEST_CASE("A request's era and efficiency override the default", "[transformer][era]") {
   const paleo::Json base = estimate({{"device", "A100_80GB_SXM"}});
   const paleo::Json older = estimate({{"device", "A100_80GB_SXM"}, {"software_era", "megatron_lm_2019"}});

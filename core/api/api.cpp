@@ -209,8 +209,14 @@ Json presets_response() {
     transformers.push_back({{"key", key}, {"name", doc.value("name", key)}, {"year", doc.value("year", Json())},
                             {"published_params", doc.value("published_params", Json())}});
   }
+  // The eras a request may name (software_era): what each is and which nets and generations it is for.
+  Json eras = Json::array();
+  for (const Json& era : p.software_eras())
+    eras.push_back({{"key", era.at("key")}, {"name", era.at("name")}, {"applies_to", era.at("applies_to")},
+                    {"generations", era.at("generations")}});
   return {{"ok", true}, {"command", "presets"}, {"nets", nets}, {"transformers", transformers}, {"devices", p.devices()},
-          {"interconnects", p.interconnects()}, {"software", p.software_list()}, {"scenarios", p.scenarios()},
+          {"interconnects", p.interconnects()}, {"software", p.software_list()}, {"software_eras", eras},
+          {"scenarios", p.scenarios()},
           {"prices", p.prices()}, {"links", p.links()}, {"clusters", p.clusters()}, {"profiles", profile_names()},
           {"conv_algorithms", conv_algorithm_names()}, {"original_schemes", original_scheme_names()},
           {"collectives", gradient_collective_names()}};

@@ -101,6 +101,38 @@ test('tensorflow profile, batch change, and the URL hash round trip', async () =
   await page.close();
 });
 
+test('a software era from the list prices as the CLI does with it; a PPP pair replaces it; the link keeps it', async () => {
+  const page = await open(OLD_LINK);
+  // The list is the core's CNN eras, after the device generation's own.
+  const eras = cliApi({ command: 'presets' }).software_eras;
+  const values = await page.locator('#software_era option').evaluateAll((os) => os.map((o) => o.value));
+  assert.deepEqual(values, ['', ...eras.filter((e) => e.applies_to.includes('cnn')).map((e) => e.key)]);
+  assert.ok(!values.includes('megatron_lm_2022'));
+  await afterUpdate(page, () => page.selectOption('#software_era', 'tensorflow_2017'));
+  const request = { command: 'estimate', net: 'vgg16', device: 'TITAN_X', software_era: 'tensorflow_2017' };
+  const cli = cliApi(request);
+  assert.equal(cli.software_era.key, 'tensorflow_2017');
+  assert.notEqual(cli.totals.step_ms, cliApi({ command: 'estimate', net: 'vgg16', device: 'TITAN_X' }).totals.step_ms);
+  assert.equal((await result(page)).requests.estimate.software_era, 'tensorflow_2017');
+  assertClose((await result(page)).estimate.totals, cli.totals, 1e-12);
+  assert.equal(await card(page, 'Step'), ms(cli.totals.step_ms) + ' ms');
+
+  const again = await newPage(browser);
+  await again.goto(page.url());
+  await again.waitForSelector('body[data-ready=true]');
+  assert.equal(await again.locator('#software_era').inputValue(), 'tensorflow_2017');
+  assertClose((await result(again)).estimate.totals, cli.totals, 1e-12);
+  // A PPP pair replaces the era's kernel model: the list hides, and the request names the pair alone.
+  await afterUpdate(again, () => again.selectOption('#software', 'tensorflow'));
+  assert.equal(await again.locator('#software_era').isVisible(), false);
+  assert.equal((await result(again)).requests.estimate.software_era, undefined);
+  const tf = cliApi({ command: 'estimate', net: 'vgg16', device: 'TITAN_X', software: 'tensorflow' });
+  assertClose((await result(again)).estimate.totals, tf.totals, 1e-12);
+  assert.deepEqual(again.errors, []);
+  await again.close();
+  await page.close();
+});
+
 test('a broken spec shows its error next to the input, naming layer and field', async () => {
   const page = await open(OLD_LINK);
   await page.click('#spec-box summary');

@@ -250,6 +250,30 @@ test('the planner ranks layouts, gives its reasons, and loads a row into the inp
   await page.close();
 });
 
+test('a transformer\'s software era from the list prices as the CLI does with it, and the link keeps it', async () => {
+  const page = await open('#net=megatron22_22b&device=A100_80GB_SXM&tp=8&global_batch=4&seq_len=2048&precision=fp16' +
+    '&recompute=full&attention=materialized&t_per_node=8');
+  const values = await page.locator('#t_software_era option').evaluateAll((os) => os.map((o) => o.value));
+  const eras = cliApi({ command: 'presets' }).software_eras.filter((e) => e.applies_to.includes('transformer'));
+  assert.deepEqual(values, ['', ...eras.map((e) => e.key)]);
+  const before = await result(page);
+  assert.equal(before.transformer.software_era.key, 'megatron_lm_2021');  // the A100's own
+  await afterUpdate(page, () => page.selectOption('#t_software_era', 'megatron_lm_2022'));
+  await page.waitForFunction(() => window.paleoResult?.transformer?.software_era?.key === 'megatron_lm_2022');
+  const shown = await result(page);
+  assert.equal(shown.requests.estimate.software_era, 'megatron_lm_2022');
+  const cli = cliApi(shown.requests.estimate);
+  assertClose(shown.transformer, cli, 1e-12);
+  assert.ok(cli.step_ms < before.transformer.step_ms, 'the 2022 kernels are faster');
+  assert.equal(await card(page, 'Step'), ms(cli.step_ms) + ' ms');
+  const again = await open(new URL(page.url()).hash);
+  assert.equal(await again.locator('#t_software_era').inputValue(), 'megatron_lm_2022');
+  assertClose((await result(again)).transformer, cli, 1e-12);
+  assert.deepEqual(page.errors, []);
+  await again.close();
+  await page.close();
+});
+
 test('the transformer view fits a phone-width screen', async () => {
   const page = await llama({ viewport: { width: 375, height: 800 } });
   const width = await page.evaluate(() => document.documentElement.scrollWidth);

@@ -72,6 +72,11 @@ function populate(version) {
   fill($('b_network'), networks);
   fill($('software'), software);
   fill($('b_software'), software);
+  // The eras a request may name, each for its kind of net; the ones a generation defaults to say so.
+  const eras = (kind) => presets.software_eras.filter((e) => e.applies_to.includes(kind)).map((e) =>
+    [e.key, e.generations.length ? `${e.name} (default: ${e.generations.join(', ')})` : e.name]);
+  fill($('software_era'), eras('cnn'));
+  fill($('t_software_era'), eras('transformer'));
   fill($('profile'), presets.profiles.map((p) => [p, p]));
   fill($('conv_algorithm'), [['', 'default (the era\'s choice)'], ...presets.conv_algorithms.map((a) => [a, a])]);
   fill($('cluster'), clusters);
@@ -133,6 +138,7 @@ function showOptional() {
   $('custom-device').hidden = state.device !== CUSTOM_DEVICE;
   // The PPP pair applies only to a software preset or PPP by hand; the era of the device has none.
   $('ppp-pair').hidden = !state.software;
+  $('era-box').hidden = Boolean(state.software);  // a PPP pair replaces the era
   const price = presets && presets.prices.find((p) => p.key === state.price_preset);
   $('price-source').textContent = price ? 'Source: ' + price.sources.usd_per_device_hour : '';
 }

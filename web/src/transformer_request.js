@@ -7,6 +7,7 @@ export const TRANSFORMER_DEFAULTS = {
   config: '', precision: 'bf16', tp: 1, pp: 1, cp: 1, ep: 1, virtual_stages: 1, sequence_parallel: false,
   schedule: '1f1b', seq_len: 0, global_batch: 64, micro_batch: 1, recompute: 'selective', zero: 1, attention: 'flash',
   t_cluster: '', t_nodes: 1, t_per_node: 8, train_btokens: 1000,
+  t_software_era: '',  // '': the era of the device's generation
 };
 
 // What a newcomer gets on picking a transformer after a CNN: a current GPU, one 8-GPU node, bf16
@@ -16,6 +17,7 @@ export const NEWCOMER_HARDWARE = { device: 'H100_SXM', t_cluster: '', t_nodes: 1
 
 // The request field an error names -> the id of the input that sets it (the others are their own id).
 export const FIELD_INPUTS = { nodes: 't_nodes', devices_per_node: 't_per_node', cluster: 't_cluster',
+  software_era: 't_software_era',
   price_per_gpu_hour: 'price', train_tokens: 'train_btokens' };
 
 // The inputs a plan depends on (a plan made for other values is out of date).
@@ -28,6 +30,7 @@ export const transformerNet = (state) => (state.config.trim() ? JSON.parse(state
 
 function hardware(state) {
   const request = { device: deviceOf(state), nodes: state.t_nodes, devices_per_node: state.t_per_node };
+  if (state.t_software_era) request.software_era = state.t_software_era;
   if (state.t_cluster) request.cluster = state.t_cluster;
   else if (state.device === CUSTOM_DEVICE && state.cd_cluster) request.cluster = state.cd_cluster;  // its preset's links
   return request;
