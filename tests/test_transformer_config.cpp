@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fstream>
 #include <iomanip>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -337,7 +338,10 @@ TEST_CASE("the transformer validation cases are runnable requests with their sou
   for (const Json& tc : cases) {
     const std::string id = tc["id"].get<std::string>();
     INFO("case " << id);
-    if (expected.count(id) == 0) continue;  // added cases: the next test
+    if (expected.count(id) == 0) {  // added cases: the tests below, by their prefix
+      CHECK((id.rfind("K22-", 0) == 0 || id.rfind("NR21-T2-", 0) == 0));
+      continue;
+    }
     const Json* source = nullptr;
     for (const Json& c : published)
       if (c["id"] == id) source = &c;
@@ -414,9 +418,15 @@ TEST_CASE("the added transformer cases ask for the configuration their source qu
     const bool selective = id.find("-seqsel") != std::string::npos;
     CHECK(r["sequence_parallel"] == selective);
     CHECK(r["recompute"] == (selective ? "selective" : "full"));
-    // The iteration time in seconds, as the quote prints it (e.g. "1.10"), is the measured ms / 1000.
+    // Table 4's iteration times (s), full recompute / present work, written out here: the measured
+    // figure is the case's own model and mode.
+    const std::map<long, std::pair<double, double>> seconds_by_layers = {
+        {48, {1.42, 1.10}}, {96, {18.13, 13.75}}, {105, {49.05, 37.83}}, {128, {94.42, 71.49}}};
+    REQUIRE(seconds_by_layers.count(c.layers) == 1);
+    const auto [full, present] = seconds_by_layers.at(c.layers);
+    CHECK(tc["measured"].get<double>() == Approx((selective ? present : full) * 1000));
     std::ostringstream seconds;
-    seconds << std::fixed << std::setprecision(2) << tc["measured"].get<double>() / 1000;
+    seconds << std::fixed << std::setprecision(2) << (selective ? present : full);
     CHECK(quote.find(" " + seconds.str() + " ") != std::string::npos);
   }
 }

@@ -145,6 +145,13 @@ TEST_CASE("A product on CUDA cores runs at the rate of its tile shape", "[effici
   CHECK(peak(2560, 8) == Approx(2.0 / 128 / (1.0 / 128 + 1.0 / 32)));  // never narrower than 32
   e.simt_tile = 0;
   CHECK(peak(2560, 64) == Approx(1));
+  // A full tile narrower than 32 is its own narrowest: the rate never exceeds the peak.
+  for (double tile : {1.0, 4.0, 16.0, 24.0}) {
+    e.simt_tile = tile;
+    INFO("simt_tile " << tile);
+    CHECK(peak(2560, 8) <= 1.0);
+    CHECK(peak(2560, 2560) == Approx(1));
+  }
   // Tensor cores keep their own rate: an aligned bf16 product on an H100 is not shaped by it.
   e.simt_tile = 128;
   const paleo::Device h100 = paleo::Presets::instance().device("H100_SXM");

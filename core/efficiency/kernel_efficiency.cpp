@@ -64,11 +64,12 @@ double wave_fill(double tiles, double sm_count) {
 }
 
 // The fraction of the CUDA-core peak an m x n product's tile shape allows (simt_tile). The
-// narrowest such kernel is 32 wide: a narrower product reads each element of its wide operand
-// once and is bound by memory, not by this rate.
+// narrowest such kernel is 32 wide (or the full tile, if narrower): a narrower product reads each
+// element of its wide operand once and is bound by memory, not by this rate. Never above 1.
 double cuda_core_tile_rate(const KernelEfficiency& e, double m, double n) {
   if (e.simt_tile <= 0) return 1;
-  auto width = [&](double x) { return std::max(32.0, tiled(x, e.simt_tile).tile); };
+  const double narrowest = std::min(32.0, e.simt_tile);
+  auto width = [&](double x) { return std::max(narrowest, tiled(x, e.simt_tile).tile); };
   return (2 / e.simt_tile) / (1 / width(m) + 1 / width(n));
 }
 

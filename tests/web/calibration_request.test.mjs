@@ -29,6 +29,10 @@ test('the fit runs the page\'s scenario without its cluster, sweep, time to trai
   const transformer = { command: 'estimate', net: 'llama3_8b', tp: 8, train_tokens: 1e12, price_per_gpu_hour: 2,
     efficiency: { matmul_ceiling: 0.5 } };
   assert.deepEqual(sharedRequest(transformer, true), { command: 'estimate', net: 'llama3_8b', tp: 8 });
+  // The software era chosen on the page is the scenario's: the fit starts from its efficiencies.
+  const era = requests({ ...DEFAULTS, software_era: 'pytorch_cudnn8_2021' }).estimate;
+  assert.equal(sharedRequest(era, false).software_era, 'pytorch_cudnn8_2021');
+  assert.equal(sharedRequest({ ...transformer, software_era: 'megatron_lm_2022' }, true).software_era, 'megatron_lm_2022');
   // A document's own shared request wins; the hold-out box asks for alternate rows.
   const read = { kind: 'measurements', request: { net: 'vgg16' }, measurements: 'csv', parameters: ['conv_ceiling'] };
   assert.deepEqual(calibrateRequest(read, { net: 'alex_v2' }, true),

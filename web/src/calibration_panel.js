@@ -13,7 +13,8 @@ const $ = (id) => document.getElementById(id);
 
 export class CalibrationPanel {
   // call(request, options) -> promise; cancel(key); pageRequest() -> {request, transformer}: the
-  // page's request for the scenario shown (it may throw: a pasted spec that is not JSON);
+  // page's request for the scenario shown, its software era included and no profile applied (it
+  // may throw: a pasted spec that is not JSON);
   // applied() -> the state's profile text ('' for none); apply(profile, kind) applies a profile
   // to the requests of `kind` ('cnn', 'transformer'; undefined: both), apply(null) removes it.
   constructor({ call, cancel, pageRequest, applied, apply }) {

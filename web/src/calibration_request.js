@@ -19,18 +19,19 @@ export function readCalibrationText(text) {
 }
 
 // The fields of the page's request that say what is measured: net, device, batch, formats and
-// kernel model; not the cluster, the time to train or the scaling sweep, which a fit does not
-// need and would run on each of its hundreds of evaluations.
-// (A PPP pair is left out too: the fit is of a software era's efficiencies, from the device's.)
-const CNN_FIELDS = ['net', 'device', 'batch_size', 'profile', 'precision', 'memory_format', 'conv_algorithm', 'optimizer'];
+// kernel model (the software era chosen, whose efficiencies the fit starts from); not the
+// cluster, the time to train or the scaling sweep, which a fit does not need and would run on each
+// of its hundreds of evaluations. (A PPP pair is left out too: the fit is of a software era's
+// efficiencies.)
+const CNN_FIELDS = ['net', 'device', 'batch_size', 'profile', 'precision', 'memory_format', 'conv_algorithm', 'optimizer',
+  'software_era'];
 const TRANSFORMER_DROPPED = ['train_tokens', 'price_per_gpu_hour'];
 
 export function sharedRequest(pageRequest, transformer) {
   const kept = transformer ? Object.keys(pageRequest).filter((key) => !TRANSFORMER_DROPPED.includes(key)) : CNN_FIELDS;
   const request = { command: 'estimate' };
   for (const key of kept) if (pageRequest[key] !== undefined && key !== 'command') request[key] = pageRequest[key];
-  // A profile applied to the page is where the fit starts.
-  delete request.software_era;
+  // Efficiencies of a profile are not part of the scenario: the fit starts from the era's own.
   delete request.efficiency;
   return request;
 }

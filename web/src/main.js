@@ -500,8 +500,10 @@ async function start() {
   search = new SearchPanel({ call, cancel: (key) => core.cancel(key), exports,
     markInvalid: (id) => id && $(id)?.setAttribute('aria-invalid', 'true') });
   calibration = new CalibrationPanel({ call, cancel: (key) => core.cancel(key),
-    pageRequest: () => (isTransformer(state) ? { request: transformerRequest(state), transformer: true }
-      : { request: requests(state).estimate, transformer: false }),
+    // The scenario as the user set it, the software era chosen included, without an applied profile.
+    pageRequest: (own = { ...state, calibration: '' }) => (isTransformer(own)
+      ? { request: transformerRequest(own), transformer: true }
+      : { request: requests(own).estimate, transformer: false }),
     applied: () => state.calibration,
     apply: (profile, kind) => {
       state = { ...state, calibration: profile ? appliedProfile(profile, kind) : '' };
