@@ -40,9 +40,9 @@ struct KernelEfficiency {
   // The tile (square, elements) of the CUDA-core GEMM kernels a product runs in when it runs on
   // no tensor cores (cuBLAS's SGEMM: 128 x 128 since Maxwell); 0: no shape term. Such kernels are
   // bound by their loads from shared memory: a product too narrow for the full tile runs in a
-  // narrower one (a halving that covers it, at least 32 wide), which loads more per FLOP and runs
-  // slower in proportion (tm tn / (tm + tn) against the full tile's). Convolutions keep cuDNN's
-  // own kernels (conv_ceiling).
+  // narrower one (a halving that covers it, at least 32 wide, or the full tile if that is
+  // narrower), which loads more per FLOP and runs slower in proportion (tm tn / (tm + tn) against
+  // the full tile's). Convolutions keep cuDNN's own kernels (conv_ceiling).
   double simt_tile = 128;
   // 1: a convolution's bias is a kernel of its own (PyTorch adds it after cuDNN's convolution
   // and reduces the output gradient for its gradient); 0: fused into the convolution or absent.

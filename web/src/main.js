@@ -501,9 +501,11 @@ async function start() {
     markInvalid: (id) => id && $(id)?.setAttribute('aria-invalid', 'true') });
   calibration = new CalibrationPanel({ call, cancel: (key) => core.cancel(key),
     // The scenario as the user set it, the software era chosen included, without an applied profile.
-    pageRequest: (own = { ...state, calibration: '' }) => (isTransformer(own)
-      ? { request: transformerRequest(own), transformer: true }
-      : { request: requests(own).estimate, transformer: false }),
+    pageRequest: () => {
+      const own = { ...state, calibration: '' };
+      return isTransformer(own) ? { request: transformerRequest(own), transformer: true }
+        : { request: requests(own).estimate, transformer: false };
+    },
     applied: () => state.calibration,
     apply: (profile, kind) => {
       state = { ...state, calibration: profile ? appliedProfile(profile, kind) : '' };

@@ -12,8 +12,8 @@ import { withProfile } from './calibration_request.js';
 // The default scenario is one of today: ResNet-50 on a DGX H100 node, kernels priced with the
 // software era of the H100 (no PPP pair).
 export const DEFAULTS = {
-  net: 'resnet50_v1_5', spec: '', device: 'H100_SXM', network: 'ethernet', software_era: '', software: '', ppp_comp: 1,
-  ppp_comm: 1,
+  net: 'resnet50_v1_5', spec: '', device: 'H100_SXM', network: 'ethernet',
+  software_era: '', software: '', ppp_comp: 1, ppp_comm: 1,  // software_era '': the device's generation's
   profile: 'paleo2026', conv_algorithm: '', cnn_precision: '', memory_format: '', timing: '', batch_size: 0,
   optimizer: 'sgd',
   workers: '1,2,4,8,16,32,64,128', scaling: 'weak', parallel: 'data', hybrid_workers: 1,
