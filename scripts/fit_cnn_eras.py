@@ -10,8 +10,10 @@ Cross-validation leaves out one configuration at a time (the cases sharing net, 
 and batch: forward-only and forward+backward rows, or 1- and 8-GPU runs, of one configuration go
 out together, so that neither predicts the other; for single kernels, all of one kind on one
 device), fits the rest, starting from the fit to all, and predicts the one left out.
-Prints, per era, the parameters and both residuals; with --write, records them in
-presets/software_eras.json.
+An era refitted on a device generation ("by_generation") fits that generation's cases apart, from
+the era's parameters, moving only the generation's "fit" list; the era's own fit leaves them out.
+Prints, per era (and generation), the parameters and both residuals; with --write, records them
+in presets/software_eras.json.
 
 Usage: scripts/fit_cnn_eras.py [path/to/paleo] [--write] [--era KEY]   (default build/native/paleo)
 """
@@ -72,9 +74,15 @@ def residual(case, efficiency):
     return predict(PALEO, case, efficiency) / case['measured'] - 1
 
 
-def fit_era(era, group):
-    parameters = era.get('fit', DEFAULT_FIT)
-    start = era['efficiency']
+def generation(case, devices):
+    """The device generation of a case's request (a preset key or a device object)."""
+    device = case['request'].get('device')
+    return device.get('generation') if isinstance(device, dict) else devices.get(device, {}).get('generation')
+
+
+def fit_era(era, group, parameters=None, start=None):
+    parameters = parameters or era.get('fit', DEFAULT_FIT)
+    start = start or era['efficiency']
     fit = calibrate(group, parameters, start)
     fitted = [residual(c, fit) for c in group]
     cv = [0.0] * len(group)
@@ -103,21 +111,35 @@ def main():
     cases = [c for c in cases if c.get('expressible', True) and 'software_era' in c['request']]
     path = ROOT / 'presets' / 'software_eras.json'
     doc = json.loads(path.read_text())
+    devices = {d['key']: d for d in json.loads((ROOT / 'presets' / 'devices.json').read_text())['devices']}
     results = []
     for era in doc['eras']:
-        group = [c for c in cases if c['request']['software_era'] == era['key']]
-        if not group or (ONLY and era['key'] != ONLY):
+        if ONLY and era['key'] != ONLY:
             continue
-        results.append(fit_era(era, group))
-    print(json.dumps(results, indent=1))
+        group = [c for c in cases if c['request']['software_era'] == era['key']]
+        refits = era.get('by_generation', {})
+        base = [c for c in group if generation(c, devices) not in refits]
+        if base:
+            results.append((era, None, fit_era(era, base)))
+        # A generation the era was refitted on: its cases alone, from the era's parameters (as
+        # just fitted) with the generation's laid over; only the generation's `fit` list moves.
+        for gen, refit in refits.items():
+            cases_of_gen = [c for c in group if generation(c, devices) == gen]
+            if not cases_of_gen:
+                continue
+            era_now = results[-1][2]['efficiency'] if base else era['efficiency']
+            parameters = refit.get('fit', era.get('fit', DEFAULT_FIT))
+            result = fit_era(era, cases_of_gen, parameters, dict(era_now, **refit['efficiency']))
+            result['efficiency'] = {p: result['efficiency'][p] for p in parameters}
+            results.append((era, gen, result))
+    print(json.dumps([dict(r, generation=gen) for _, gen, r in results], indent=1))
     if not WRITE:
         return
-    for r in results:
-        for e in doc['eras']:
-            if e['key'] == r['era']:
-                for key in ['efficiency', 'fitted_on', 'residuals', 'cv_residuals', 'median_abs_cv_residual',
-                            'max_abs_cv_residual']:
-                    e[key] = r[key]
+    for era, gen, r in results:
+        target = era['by_generation'][gen] if gen else era
+        for key in ['efficiency', 'fitted_on', 'residuals', 'cv_residuals', 'median_abs_cv_residual',
+                    'max_abs_cv_residual']:
+            target[key] = r[key]
     path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + '\n')
 
 

@@ -35,9 +35,10 @@ def main():
                                       check=True).stdout)
     eras = json.loads((ROOT / 'presets' / 'software_eras.json').read_text())['eras']
     cv, fitted = {}, {}
-    for era in eras:
-        cv.update(era.get('cv_residuals', {}))
-        fitted.update(era.get('residuals', {}))
+    # Each era's fit, and its refits on device generations ("by_generation").
+    for fit in [f for era in eras for f in [era, *era.get('by_generation', {}).values()]]:
+        cv.update(fit.get('cv_residuals', {}))
+        fitted.update(fit.get('residuals', {}))
     families = {}
     for f in suite['families']:
         name = f['family']

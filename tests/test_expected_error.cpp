@@ -26,12 +26,19 @@ const Json& suite() {
   return response;
 }
 
-// Leave-one-out and in-sample residuals of every era, by case id.
+// Leave-one-out and in-sample residuals of every era and of its refits on device generations
+// ("by_generation"), by case id.
 std::map<std::string, double> era_residuals(const char* field) {
   std::map<std::string, double> out;
-  for (const Json& era : paleo::Presets::instance().software_eras())
-    if (era.contains(field))
-      for (auto it = era[field].begin(); it != era[field].end(); ++it) out[it.key()] = it.value().get<double>();
+  auto add = [&](const Json& fit) {
+    if (fit.contains(field))
+      for (auto it = fit[field].begin(); it != fit[field].end(); ++it) out[it.key()] = it.value().get<double>();
+  };
+  for (const Json& era : paleo::Presets::instance().software_eras()) {
+    add(era);
+    if (era.contains("by_generation"))
+      for (const Json& refit : era["by_generation"]) add(refit);
+  }
   return out;
 }
 

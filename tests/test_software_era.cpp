@@ -21,7 +21,56 @@ paleo::Json estimate(paleo::Json extra) {
   return paleo::handle_request(r);
 }
 
+// The fits recorded for an era: its own, and those of the generations it was refitted on.
+std::vector<const paleo::Json*> fits_of(const paleo::Json& era) {
+  std::vector<const paleo::Json*> fits = {&era};
+  if (era.contains("by_generation"))
+    for (const paleo::Json& refit : era["by_generation"]) fits.push_back(&refit);
+  return fits;
+}
+
+std::string generation_of(const paleo::Json& request) {
+  const paleo::Json& device = request.at("device");
+  if (device.is_object()) return device.value("generation", "");
+  return paleo::Presets::instance().device(device.get<std::string>()).generation;
+}
+
 }  // namespace
+
+TEST_CASE("An era refitted on a generation runs with that fit on its devices only", "[cnn][era]") {
+  const paleo::Json* era = nullptr;
+  for (const paleo::Json& e : paleo::Presets::instance().software_eras())
+    if (e["key"] == "tensorflow_2017") era = &e;
+  REQUIRE(era != nullptr);
+  const paleo::Json& kepler = (*era)["by_generation"]["kepler"]["efficiency"];
+  auto run = [](const char* device, paleo::Json extra = paleo::Json::object()) {
+    paleo::Json r = {{"command", "estimate"}, {"net", "vgg16"}, {"batch_size", 32}, {"device", device},
+                     {"software_era", "tensorflow_2017"}};
+    r.update(extra);
+    const paleo::Json out = paleo::handle_request(r);
+    REQUIRE(out["ok"].get<bool>());
+    return out;
+  };
+  const paleo::Json k80 = run("K80_GK210"), p100 = run("P100_SXM2");
+  CHECK(k80["software_era"]["key"] == "tensorflow_2017");
+  CHECK(k80["software_era"]["name"].get<std::string>().find("refitted on kepler") != std::string::npos);
+  CHECK(p100["software_era"]["name"].get<std::string>().find("refitted") == std::string::npos);
+  for (const char* parameter : {"conv_ceiling", "vector_ceiling"}) {
+    INFO(parameter);
+    CHECK(k80["software_era"]["efficiency"][parameter] == kepler[parameter]);
+    CHECK(p100["software_era"]["efficiency"][parameter] == (*era)["efficiency"][parameter]);
+  }
+  // The parameters the refit leaves alone are the era's.
+  CHECK(k80["software_era"]["efficiency"]["memory_fraction"] == (*era)["efficiency"]["memory_fraction"]);
+  // Lower ceilings than the era's own (Kepler reaches less of its peak): a slower step.
+  const paleo::Json as_pascal =
+      run("K80_GK210", {{"efficiency", {{"conv_ceiling", (*era)["efficiency"]["conv_ceiling"]},
+                                         {"vector_ceiling", (*era)["efficiency"]["vector_ceiling"]}}}});
+  CHECK(kepler["conv_ceiling"].get<double>() < (*era)["efficiency"]["conv_ceiling"].get<double>());
+  CHECK(k80["totals"]["step_ms"].get<double>() > as_pascal["totals"]["step_ms"].get<double>());
+  // A request's own efficiency still has the last word.
+  CHECK(run("K80_GK210", {{"efficiency", {{"conv_ceiling", 0.5}}}})["software_era"]["efficiency"]["conv_ceiling"] == 0.5);
+}
 
 TEST_CASE("A device's generation picks its software era", "[transformer][era]") {
   const paleo::Presets& p = paleo::Presets::instance();
@@ -60,6 +109,8 @@ TEST_CASE("presets lists the software eras a request may name, and each runs as 
       CHECK(transformer);
       CHECK(era["generations"].empty());  // named by a request, the default of no generation
     }
+    // TensorFlow 2017 is fitted on Pascal and refitted on Kepler; no other era is refitted.
+    CHECK(era["refitted_on"] == (key == "tensorflow_2017" ? paleo::Json{"kepler"} : paleo::Json::array()));
   }
   CHECK(found_2022);
 }
@@ -89,19 +140,21 @@ TEST_CASE("Each fitted era reproduces the residuals recorded with it", "[transfo
   REQUIRE(validation["ok"].get<bool>());
   for (const paleo::Json& era : p.software_eras()) {
     INFO(era["key"].get<std::string>());
-    REQUIRE(era.contains("residuals"));
-    REQUIRE(era.contains("cv_residuals"));
-    CHECK(era["residuals"].size() == era["fitted_on"].size());
-    CHECK(era["cv_residuals"].size() == era["fitted_on"].size());
-    for (auto it = era["residuals"].begin(); it != era["residuals"].end(); ++it) {
-      bool found = false;
-      for (const paleo::Json& c : validation["cases"])
-        if (c["id"] == it.key()) {
-          found = true;
-          INFO(it.key());
-          CHECK(std::fabs(c["error"].get<double>() - it.value().get<double>()) < 1e-3);
-        }
-      CHECK(found);
+    for (const paleo::Json* fit : fits_of(era)) {
+      REQUIRE(fit->contains("residuals"));
+      REQUIRE(fit->contains("cv_residuals"));
+      CHECK((*fit)["residuals"].size() == (*fit)["fitted_on"].size());
+      CHECK((*fit)["cv_residuals"].size() == (*fit)["fitted_on"].size());
+      for (auto it = (*fit)["residuals"].begin(); it != (*fit)["residuals"].end(); ++it) {
+        bool found = false;
+        for (const paleo::Json& c : validation["cases"])
+          if (c["id"] == it.key()) {
+            found = true;
+            INFO(it.key());
+            CHECK(std::fabs(c["error"].get<double>() - it.value().get<double>()) < 1e-3);
+          }
+        CHECK(found);
+      }
     }
   }
 }
@@ -111,20 +164,30 @@ TEST_CASE("Each era is fitted only to cases that state it, and states no fitted 
   for (const paleo::Json& era : paleo::Presets::instance().software_eras()) {
     INFO(era["key"].get<std::string>());
     REQUIRE(era.contains("applies_to"));
-    for (const paleo::Json& id : era["fitted_on"]) {
-      INFO(id.get<std::string>());
-      bool found = false;
-      for (const paleo::ValidationCase& c : cases)
-        if (c.id == id.get<std::string>()) {
-          found = true;
-          CHECK(c.expressible);
-          CHECK(c.request.value("software_era", "") == era["key"].get<std::string>());
-          // A case sets what its source states; the era's parameters are never set per case.
-          CHECK_FALSE(c.request.contains("efficiency"));
-          CHECK_FALSE(c.request.contains("ppp_comp"));
-          CHECK_FALSE(c.request.contains("software"));
-        }
-      CHECK(found);
+    // The era's own fit leaves out the generations it was refitted on; each refit takes only its own.
+    const paleo::Json refits = era.value("by_generation", paleo::Json::object());
+    std::vector<std::pair<const paleo::Json*, std::string>> fits = {{&era, ""}};
+    for (auto it = refits.begin(); it != refits.end(); ++it) fits.emplace_back(&it.value(), it.key());
+    for (const auto& [fit, generation] : fits) {
+      for (const paleo::Json& id : (*fit)["fitted_on"]) {
+        INFO(id.get<std::string>());
+        bool found = false;
+        for (const paleo::ValidationCase& c : cases)
+          if (c.id == id.get<std::string>()) {
+            found = true;
+            CHECK(c.expressible);
+            CHECK(c.request.value("software_era", "") == era["key"].get<std::string>());
+            if (generation.empty())
+              CHECK_FALSE(refits.contains(generation_of(c.request)));
+            else
+              CHECK(generation_of(c.request) == generation);
+            // A case sets what its source states; the era's parameters are never set per case.
+            CHECK_FALSE(c.request.contains("efficiency"));
+            CHECK_FALSE(c.request.contains("ppp_comp"));
+            CHECK_FALSE(c.request.contains("software"));
+          }
+        CHECK(found);
+      }
     }
   }
 }

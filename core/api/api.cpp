@@ -209,11 +209,16 @@ Json presets_response() {
     transformers.push_back({{"key", key}, {"name", doc.value("name", key)}, {"year", doc.value("year", Json())},
                             {"published_params", doc.value("published_params", Json())}});
   }
-  // The eras a request may name (software_era): what each is and which nets and generations it is for.
+  // The eras a request may name (software_era): what each is, which nets and generations it is
+  // for, and the generations it was refitted on (where it runs with that fit's parameters).
   Json eras = Json::array();
-  for (const Json& era : p.software_eras())
+  for (const Json& era : p.software_eras()) {
+    const Json refits = era.value("by_generation", Json::object());
+    Json refitted_on = Json::array();
+    for (auto it = refits.begin(); it != refits.end(); ++it) refitted_on.push_back(it.key());
     eras.push_back({{"key", era.at("key")}, {"name", era.at("name")}, {"applies_to", era.at("applies_to")},
-                    {"generations", era.at("generations")}});
+                    {"generations", era.at("generations")}, {"refitted_on", refitted_on}});
+  }
   return {{"ok", true}, {"command", "presets"}, {"nets", nets}, {"transformers", transformers}, {"devices", p.devices()},
           {"interconnects", p.interconnects()}, {"software", p.software_list()}, {"software_eras", eras},
           {"scenarios", p.scenarios()},

@@ -2,6 +2,6 @@
 
 namespace paleo {
 
-inline constexpr const char* kVersion = "0.3.7";
+inline constexpr const char* kVersion = "0.3.8";
 
 }  // namespace paleo

@@ -6,11 +6,25 @@
 namespace paleo {
 namespace {
 
-SoftwareEra era_from_json(const Json& doc, const std::string& field) {
+const Json* generation_refit(const Json& doc, const std::string& generation) {
+  if (generation.empty() || !doc.contains("by_generation")) return nullptr;
+  const Json& by = doc["by_generation"];
+  return by.contains(generation) ? &by[generation] : nullptr;
+}
+
+// The era as it runs on `generation`: its parameters, with those refitted to that generation's
+// published cases laid over ("by_generation": the same software reaches another fraction of an
+// older or newer architecture's peak).
+SoftwareEra era_from_json(const Json& doc, const std::string& field, const std::string& generation) {
   SoftwareEra era;
   era.key = doc.value("key", "custom");
   era.name = doc.value("name", era.key);
   if (doc.contains("efficiency")) era.efficiency = efficiency_from_json(doc["efficiency"], era.efficiency, field);
+  const Json* refit = generation_refit(doc, generation);
+  if (refit) {
+    era.efficiency = efficiency_from_json(refit->at("efficiency"), era.efficiency, field);
+    era.name += ", refitted on " + generation;
+  }
   if (doc.contains("conv_algorithms")) {
     era.conv_algorithms = read_strings(doc, "conv_algorithms", "");
     (void)conv_candidates_from_names(era.conv_algorithms, field + ".conv_algorithms");  // names checked once
@@ -53,9 +67,10 @@ Json software_era_json(const SoftwareEra& era) {
   return j;
 }
 
-SoftwareEra software_era(const std::string& key, const std::string& field, const std::string& workload) {
+SoftwareEra software_era(const std::string& key, const std::string& field, const std::string& workload,
+                         const std::string& generation) {
   for (const Json& doc : Presets::instance().software_eras())
-    if (doc.value("key", "") == key && applies_to(doc, workload)) return era_from_json(doc, field);
+    if (doc.value("key", "") == key && applies_to(doc, workload)) return era_from_json(doc, field, generation);
   std::string known;
   for (const Json& doc : Presets::instance().software_eras())
     if (applies_to(doc, workload)) known += (known.empty() ? "" : ", ") + doc.value("key", "");
@@ -64,7 +79,7 @@ SoftwareEra software_era(const std::string& key, const std::string& field, const
 
 SoftwareEra software_era_of_request(const Json& request, const Device& device, const std::string& workload) {
   SoftwareEra era = request.contains("software_era")
-                        ? software_era(read_string(request, "software_era", ""), "software_era", workload)
+                        ? software_era(read_string(request, "software_era", ""), "software_era", workload, device.generation)
                         : default_software_era(device, workload);
   if (request.contains("efficiency")) {
     era.efficiency = efficiency_from_json(request["efficiency"], era.efficiency, "efficiency");
@@ -77,7 +92,8 @@ SoftwareEra default_software_era(const Device& device, const std::string& worklo
   for (const Json& doc : Presets::instance().software_eras())
     if (applies_to(doc, workload))
       for (const Json& g : doc.value("generations", Json::array()))
-        if (g.is_string() && g.get<std::string>() == device.generation) return era_from_json(doc, "software_era");
+        if (g.is_string() && g.get<std::string>() == device.generation)
+          return era_from_json(doc, "software_era", device.generation);
   return SoftwareEra{};
 }
 

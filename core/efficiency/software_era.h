@@ -23,9 +23,11 @@ struct SoftwareEra {
 
 // An era is fitted to one workload, "cnn" or "transformer" (its "applies_to" list; an era without
 // one applies to both): a CNN request and a transformer request on the same device pick
-// different eras. Throws paleo::Error naming `field` for an unknown key or another workload's era.
+// different eras. On a device `generation` the era was refitted to ("by_generation"), its
+// parameters are that fit's. Throws paleo::Error naming `field` for an unknown key or another
+// workload's era.
 SoftwareEra software_era(const std::string& key, const std::string& field,
-                         const std::string& workload = "transformer");
+                         const std::string& workload = "transformer", const std::string& generation = "");
 // The era of `workload` listing the device's generation; the untuned defaults when none does.
 SoftwareEra default_software_era(const Device& device, const std::string& workload = "transformer");
 

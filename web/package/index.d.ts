@@ -401,7 +401,7 @@ export interface PresetsResponse {
   devices: (DeviceSpec & { key: string })[];
   interconnects: (InterconnectSpec & { key: string })[];
   software: { key: string; name: string; ppp_comp: number; ppp_comm: number }[];
-  software_eras: { key: string; name: string; applies_to: ('cnn' | 'transformer')[]; generations: string[] }[];
+  software_eras: { key: string; name: string; applies_to: ('cnn' | 'transformer')[]; generations: string[]; refitted_on: string[] }[];
   scenarios: { key: string; title: string; request: Request }[];
   conv_algorithms: ConvAlgorithm[];
   original_schemes: string[];

@@ -1,0 +1,82 @@
+// TensorFlow's 2017 benchmark tables in the validation suite (presets/validation/cnn_cases.json):
+// each K80 case's measured step is the batch of its GPUs over the images/s of the column of its
+// net in the table row it quotes, on the GPUs that row counts.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/spec/presets.h"
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// "a | b | c" as its trimmed fields.
+std::vector<std::string> fields(const std::string& row) {
+  std::vector<std::string> out;
+  std::stringstream s(row);
+  std::string f;
+  while (std::getline(s, f, '|')) {
+    const auto first = f.find_first_not_of(' '), last = f.find_last_not_of(' ');
+    out.push_back(first == std::string::npos ? "" : f.substr(first, last - first + 1));
+  }
+  return out;
+}
+
+// The table's column header of each preset net the cases run, and the batch per GPU the K80
+// sections' "Batch size per GPU" row gives it.
+struct Column {
+  std::string header;
+  long batch;
+};
+const std::map<std::string, Column>& column_of_net() {
+  static const std::map<std::string, Column> columns = {{"inception_v3", {"InceptionV3", 64}},
+                                                        {"resnet50_v1_5", {"ResNet-50", 64}},
+                                                        {"resnet152_v1_5", {"ResNet-152", 32}},
+                                                        {"alex_v2", {"Alexnet", 512}},
+                                                        {"vgg16", {"VGG16", 32}}};
+  return columns;
+}
+
+}  // namespace
+
+TEST_CASE("TensorFlow's K80 cases give the step of the table cell they quote", "[validation]") {
+  int single = 0, eight = 0;
+  for (const auto& [file, doc] : paleo::Presets::instance().validation_files())
+    for (const Json& c : doc["cases"]) {
+      const std::string id = c["id"].get<std::string>();
+      if (id.rfind("TFB-K80-", 0) != 0) continue;
+      INFO(id);
+      const Json& r = c["request"];
+      CHECK(r["device"] == "K80_GK210");
+      CHECK(r["software_era"] == "tensorflow_2017");
+      // "header ... row": the header names the columns, the row's first field counts the GPUs.
+      const std::string quote = c["source"]["quote"].get<std::string>();
+      const auto cut = quote.find(" ... ");
+      REQUIRE(cut != std::string::npos);
+      const std::vector<std::string> header = fields(quote.substr(0, cut)), row = fields(quote.substr(cut + 5));
+      REQUIRE(header.size() == row.size());
+      const std::string net = r["net"].get<std::string>();
+      REQUIRE(column_of_net().count(net) == 1);
+      std::size_t column = 0;
+      for (std::size_t k = 1; k < header.size(); ++k)
+        if (header[k].rfind(column_of_net().at(net).header, 0) == 0) column = k;
+      REQUIRE(column > 0);
+      const long gpus = std::stol(row[0]);
+      CHECK(gpus == (r.contains("cluster") ? r["cluster"]["devices_per_node"].get<long>() : 1));
+      // The "Other Results" table's header gives its batch in each column.
+      const bool batch_32 = header[column].find("(batch size 32)") != std::string::npos;
+      CHECK(r["batch_size"].get<long>() == (batch_32 ? 32 : column_of_net().at(net).batch));
+      const double images_per_s = std::stod(row[column]);
+      const double step_ms = static_cast<double>(r["batch_size"].get<long>() * gpus) / images_per_s * 1000;
+      CHECK(std::fabs(c["measured"].get<double>() - step_ms) < 1e-4 * step_ms);
+      CHECK(c["measured_as_reported"].get<std::string>().rfind(row[column] + " images/sec", 0) == 0);
+      (gpus == 1 ? single : eight) += 1;
+    }
+  CHECK(single == 14);
+  CHECK(eight == 9);
+}
