@@ -22,7 +22,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from paleo_cases import predict
+from paleo_cases import era_fits, predict
 
 ROOT = Path(__file__).resolve().parent.parent
 ONLY = sys.argv[sys.argv.index('--era') + 1] if '--era' in sys.argv else None
@@ -117,17 +117,18 @@ def main():
         if ONLY and era['key'] != ONLY:
             continue
         group = [c for c in cases if c['request']['software_era'] == era['key']]
-        refits = era.get('by_generation', {})
+        refits = dict(era_fits(era)[1:])
         base = [c for c in group if generation(c, devices) not in refits]
+        era_now = era['efficiency']
         if base:
             results.append((era, None, fit_era(era, base)))
+            era_now = results[-1][2]['efficiency']
         # A generation the era was refitted on: its cases alone, from the era's parameters (as
         # just fitted) with the generation's laid over; only the generation's `fit` list moves.
         for gen, refit in refits.items():
             cases_of_gen = [c for c in group if generation(c, devices) == gen]
             if not cases_of_gen:
                 continue
-            era_now = results[-1][2]['efficiency'] if base else era['efficiency']
             parameters = refit.get('fit', era.get('fit', DEFAULT_FIT))
             result = fit_era(era, cases_of_gen, parameters, dict(era_now, **refit['efficiency']))
             result['efficiency'] = {p: result['efficiency'][p] for p in parameters}

@@ -20,3 +20,9 @@ def predict(paleo, case, efficiency):
             node = node[part]
         total += node
     return total
+
+
+def era_fits(era):
+    """The fits recorded for an era of presets/software_eras.json: (None, the era itself), then
+    (generation, refit) for each device generation it was refitted on ("by_generation")."""
+    return [(None, era), *era.get('by_generation', {}).items()]

@@ -18,6 +18,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from paleo_cases import era_fits
+
 ROOT = Path(__file__).resolve().parent.parent
 PALEO = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / 'build' / 'native' / 'paleo')
 OUT = ROOT / 'presets' / 'error_bands.json'
@@ -35,8 +37,8 @@ def main():
                                       check=True).stdout)
     eras = json.loads((ROOT / 'presets' / 'software_eras.json').read_text())['eras']
     cv, fitted = {}, {}
-    # Each era's fit, and its refits on device generations ("by_generation").
-    for fit in [f for era in eras for f in [era, *era.get('by_generation', {}).values()]]:
+    # Each era's fit, and its refits on device generations.
+    for fit in [fit for era in eras for _, fit in era_fits(era)]:
         cv.update(fit.get('cv_residuals', {}))
         fitted.update(fit.get('residuals', {}))
     families = {}

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/api.h"
+#include "core/efficiency/software_era.h"
 #include "core/spec/presets.h"
 #include "core/validation/expected_error.h"
 
@@ -30,15 +31,10 @@ const Json& suite() {
 // ("by_generation"), by case id.
 std::map<std::string, double> era_residuals(const char* field) {
   std::map<std::string, double> out;
-  auto add = [&](const Json& fit) {
-    if (fit.contains(field))
-      for (auto it = fit[field].begin(); it != fit[field].end(); ++it) out[it.key()] = it.value().get<double>();
-  };
-  for (const Json& era : paleo::Presets::instance().software_eras()) {
-    add(era);
-    if (era.contains("by_generation"))
-      for (const Json& refit : era["by_generation"]) add(refit);
-  }
+  for (const Json& era : paleo::Presets::instance().software_eras())
+    for (const paleo::EraFit& f : paleo::era_fits(era))
+      if (f.fit->contains(field))
+        for (auto it = (*f.fit)[field].begin(); it != (*f.fit)[field].end(); ++it) out[it.key()] = it.value().get<double>();
   return out;
 }
 

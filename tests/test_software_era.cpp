@@ -21,14 +21,6 @@ paleo::Json estimate(paleo::Json extra) {
   return paleo::handle_request(r);
 }
 
-// The fits recorded for an era: its own, and those of the generations it was refitted on.
-std::vector<const paleo::Json*> fits_of(const paleo::Json& era) {
-  std::vector<const paleo::Json*> fits = {&era};
-  if (era.contains("by_generation"))
-    for (const paleo::Json& refit : era["by_generation"]) fits.push_back(&refit);
-  return fits;
-}
-
 std::string generation_of(const paleo::Json& request) {
   const paleo::Json& device = request.at("device");
   if (device.is_object()) return device.value("generation", "");
@@ -40,34 +32,35 @@ std::string generation_of(const paleo::Json& request) {
 TEST_CASE("An era refitted on a generation runs with that fit on its devices only", "[cnn][era]") {
   const paleo::Json* era = nullptr;
   for (const paleo::Json& e : paleo::Presets::instance().software_eras())
-    if (e["key"] == "tensorflow_2017") era = &e;
+    if (e.at("key") == "tensorflow_2017") era = &e;
   REQUIRE(era != nullptr);
-  const paleo::Json& kepler = (*era)["by_generation"]["kepler"]["efficiency"];
+  const paleo::Json& own = era->at("efficiency");
+  const paleo::Json& kepler = era->at("by_generation").at("kepler").at("efficiency");
   auto run = [](const char* device, paleo::Json extra = paleo::Json::object()) {
     paleo::Json r = {{"command", "estimate"}, {"net", "vgg16"}, {"batch_size", 32}, {"device", device},
                      {"software_era", "tensorflow_2017"}};
     r.update(extra);
     const paleo::Json out = paleo::handle_request(r);
-    REQUIRE(out["ok"].get<bool>());
+    REQUIRE(out.at("ok").get<bool>());
     return out;
   };
   const paleo::Json k80 = run("K80_GK210"), p100 = run("P100_SXM2");
-  CHECK(k80["software_era"]["key"] == "tensorflow_2017");
-  CHECK(k80["software_era"]["name"].get<std::string>().find("refitted on kepler") != std::string::npos);
-  CHECK(p100["software_era"]["name"].get<std::string>().find("refitted") == std::string::npos);
+  const paleo::Json &k80_era = k80.at("software_era"), &p100_era = p100.at("software_era");
+  CHECK(k80_era.at("key") == "tensorflow_2017");
+  CHECK(k80_era.at("name").get<std::string>().find("refitted on kepler") != std::string::npos);
+  CHECK(p100_era.at("name").get<std::string>().find("refitted") == std::string::npos);
   for (const char* parameter : {"conv_ceiling", "vector_ceiling"}) {
     INFO(parameter);
-    CHECK(k80["software_era"]["efficiency"][parameter] == kepler[parameter]);
-    CHECK(p100["software_era"]["efficiency"][parameter] == (*era)["efficiency"][parameter]);
+    CHECK(k80_era.at("efficiency").at(parameter) == kepler.at(parameter));
+    CHECK(p100_era.at("efficiency").at(parameter) == own.at(parameter));
   }
   // The parameters the refit leaves alone are the era's.
-  CHECK(k80["software_era"]["efficiency"]["memory_fraction"] == (*era)["efficiency"]["memory_fraction"]);
+  CHECK(k80_era.at("efficiency").at("memory_fraction") == own.at("memory_fraction"));
   // Lower ceilings than the era's own (Kepler reaches less of its peak): a slower step.
-  const paleo::Json as_pascal =
-      run("K80_GK210", {{"efficiency", {{"conv_ceiling", (*era)["efficiency"]["conv_ceiling"]},
-                                         {"vector_ceiling", (*era)["efficiency"]["vector_ceiling"]}}}});
-  CHECK(kepler["conv_ceiling"].get<double>() < (*era)["efficiency"]["conv_ceiling"].get<double>());
-  CHECK(k80["totals"]["step_ms"].get<double>() > as_pascal["totals"]["step_ms"].get<double>());
+  const paleo::Json as_pascal = run("K80_GK210", {{"efficiency", {{"conv_ceiling", own.at("conv_ceiling")},
+                                                                  {"vector_ceiling", own.at("vector_ceiling")}}}});
+  CHECK(kepler.at("conv_ceiling").get<double>() < own.at("conv_ceiling").get<double>());
+  CHECK(k80.at("totals").at("step_ms").get<double>() > as_pascal.at("totals").at("step_ms").get<double>());
   // A request's own efficiency still has the last word.
   CHECK(run("K80_GK210", {{"efficiency", {{"conv_ceiling", 0.5}}}})["software_era"]["efficiency"]["conv_ceiling"] == 0.5);
 }
@@ -140,7 +133,9 @@ TEST_CASE("Each fitted era reproduces the residuals recorded with it", "[transfo
   REQUIRE(validation["ok"].get<bool>());
   for (const paleo::Json& era : p.software_eras()) {
     INFO(era["key"].get<std::string>());
-    for (const paleo::Json* fit : fits_of(era)) {
+    for (const paleo::EraFit& f : paleo::era_fits(era)) {
+      const paleo::Json* fit = f.fit;
+      INFO(f.generation);
       REQUIRE(fit->contains("residuals"));
       REQUIRE(fit->contains("cv_residuals"));
       CHECK((*fit)["residuals"].size() == (*fit)["fitted_on"].size());
@@ -165,11 +160,20 @@ TEST_CASE("Each era is fitted only to cases that state it, and states no fitted 
     INFO(era["key"].get<std::string>());
     REQUIRE(era.contains("applies_to"));
     // The era's own fit leaves out the generations it was refitted on; each refit takes only its own.
-    const paleo::Json refits = era.value("by_generation", paleo::Json::object());
-    std::vector<std::pair<const paleo::Json*, std::string>> fits = {{&era, ""}};
-    for (auto it = refits.begin(); it != refits.end(); ++it) fits.emplace_back(&it.value(), it.key());
-    for (const auto& [fit, generation] : fits) {
-      for (const paleo::Json& id : (*fit)["fitted_on"]) {
+    const std::vector<paleo::EraFit> fits = paleo::era_fits(era);
+    auto refitted = [&](const std::string& generation) {
+      for (const paleo::EraFit& f : fits)
+        if (!f.generation.empty() && f.generation == generation) return true;
+      return false;
+    };
+    for (const auto& [generation, fit] : fits) {
+      if (!generation.empty()) {  // a generation device presets name, not a misspelling
+        INFO(generation);
+        bool named = false;
+        for (const paleo::Json& d : paleo::Presets::instance().devices()) named = named || d.value("generation", "") == generation;
+        CHECK(named);
+      }
+      for (const paleo::Json& id : fit->at("fitted_on")) {
         INFO(id.get<std::string>());
         bool found = false;
         for (const paleo::ValidationCase& c : cases)
@@ -178,7 +182,7 @@ TEST_CASE("Each era is fitted only to cases that state it, and states no fitted 
             CHECK(c.expressible);
             CHECK(c.request.value("software_era", "") == era["key"].get<std::string>());
             if (generation.empty())
-              CHECK_FALSE(refits.contains(generation_of(c.request)));
+              CHECK_FALSE(refitted(generation_of(c.request)));
             else
               CHECK(generation_of(c.request) == generation);
             // A case sets what its source states; the era's parameters are never set per case.

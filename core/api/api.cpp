@@ -15,6 +15,7 @@
 #include "core/cluster/collectives.h"
 #include "core/cost/conv_algorithms.h"
 #include "core/cost/memory_footprint.h"
+#include "core/efficiency/software_era.h"
 #include "core/base/error.h"
 #include "core/spec/presets.h"
 #include "core/base/request_limits.h"
@@ -213,9 +214,9 @@ Json presets_response() {
   // for, and the generations it was refitted on (where it runs with that fit's parameters).
   Json eras = Json::array();
   for (const Json& era : p.software_eras()) {
-    const Json refits = era.value("by_generation", Json::object());
     Json refitted_on = Json::array();
-    for (auto it = refits.begin(); it != refits.end(); ++it) refitted_on.push_back(it.key());
+    for (const EraFit& f : era_fits(era))
+      if (!f.generation.empty()) refitted_on.push_back(f.generation);
     eras.push_back({{"key", era.at("key")}, {"name", era.at("name")}, {"applies_to", era.at("applies_to")},
                     {"generations", era.at("generations")}, {"refitted_on", refitted_on}});
   }

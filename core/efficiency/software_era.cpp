@@ -7,9 +7,10 @@ namespace paleo {
 namespace {
 
 const Json* generation_refit(const Json& doc, const std::string& generation) {
-  if (generation.empty() || !doc.contains("by_generation")) return nullptr;
-  const Json& by = doc["by_generation"];
-  return by.contains(generation) ? &by[generation] : nullptr;
+  if (generation.empty()) return nullptr;
+  for (const EraFit& f : era_fits(doc))
+    if (f.generation == generation) return f.fit;
+  return nullptr;
 }
 
 // The era as it runs on `generation`: its parameters, with those refitted to that generation's
@@ -22,7 +23,7 @@ SoftwareEra era_from_json(const Json& doc, const std::string& field, const std::
   if (doc.contains("efficiency")) era.efficiency = efficiency_from_json(doc["efficiency"], era.efficiency, field);
   const Json* refit = generation_refit(doc, generation);
   if (refit) {
-    era.efficiency = efficiency_from_json(refit->at("efficiency"), era.efficiency, field);
+    era.efficiency = efficiency_from_json((*refit)["efficiency"], era.efficiency, field);
     era.name += ", refitted on " + generation;
   }
   if (doc.contains("conv_algorithms")) {
@@ -40,6 +41,20 @@ bool applies_to(const Json& doc, const std::string& workload) {
 }
 
 }  // namespace
+
+std::vector<EraFit> era_fits(const Json& era) {
+  std::vector<EraFit> fits = {{"", &era}};
+  if (!era.contains("by_generation")) return fits;
+  const std::string where = "presets/software_eras.json, era '" + era.value("key", "") + "': by_generation";
+  const Json& by = era["by_generation"];
+  if (!by.is_object()) throw Error(where + " must be an object of device generations", "", "software_era");
+  for (auto it = by.begin(); it != by.end(); ++it) {
+    if (!it.value().is_object() || !it.value().contains("efficiency") || !it.value()["efficiency"].is_object())
+      throw Error(where + "." + it.key() + " must hold an \"efficiency\" object", "", "software_era");
+    fits.push_back({it.key(), &it.value()});
+  }
+  return fits;
+}
 
 KernelEfficiency efficiency_from_json(const Json& obj, KernelEfficiency base, const std::string& field) {
   if (!obj.is_object()) throw Error("must be an object of efficiency parameters (docs/transformer.md)", "", field);

@@ -4,6 +4,7 @@
 // and the residuals). A request names one, or gets the era of its device's generation; an
 // "efficiency" object overrides single parameters (a user's calibration).
 #include <string>
+#include <vector>
 
 #include "core/cost/conv_algorithms.h"
 #include "core/efficiency/kernel_efficiency.h"
@@ -20,6 +21,15 @@ struct SoftwareEra {
   // (cuDNN's benchmark mode); empty: the request's conv_algorithm alone decides (GEMM by default).
   std::vector<std::string> conv_algorithms;
 };
+
+// The fits recorded for an era of presets/software_eras.json: its own (generation "") and its
+// refit on each device generation ("by_generation"), each with its parameters, cases and
+// residuals. Throws paleo::Error (field `software_era`) for a malformed by_generation.
+struct EraFit {
+  std::string generation;
+  const Json* fit = nullptr;
+};
+std::vector<EraFit> era_fits(const Json& era);
 
 // An era is fitted to one workload, "cnn" or "transformer" (its "applies_to" list; an era without
 // one applies to both): a CNN request and a transformer request on the same device pick
