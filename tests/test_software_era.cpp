@@ -65,6 +65,20 @@ TEST_CASE("An era refitted on a generation runs with that fit on its devices onl
   CHECK(run("K80_GK210", {{"efficiency", {{"conv_ceiling", 0.5}}}})["software_era"]["efficiency"]["conv_ceiling"] == 0.5);
 }
 
+TEST_CASE("A malformed by_generation is an error naming the presets file and the generation", "[era]") {
+  paleo::Json era = {{"key", "tensorflow_2017"}, {"by_generation", paleo::Json::array()}};
+  CHECK_THROWS_WITH(paleo::era_fits(era), Catch::Contains("software_eras.json") && Catch::Contains("by_generation"));
+  era["by_generation"] = {{"kepler", {{"fit", {"conv_ceiling"}}}}};
+  CHECK_THROWS_WITH(paleo::era_fits(era), Catch::Contains("by_generation.kepler"));
+  era["by_generation"] = {{"kepler", {{"efficiency", {{"conv_ceiling", 0.3}}}}}};
+  const std::vector<paleo::EraFit> fits = paleo::era_fits(era);
+  REQUIRE(fits.size() == 2);
+  CHECK(fits[0].generation.empty());
+  CHECK(fits[0].fit == &era);
+  CHECK(fits[1].generation == "kepler");
+  CHECK(fits[1].fit->at("efficiency").at("conv_ceiling") == 0.3);
+}
+
 TEST_CASE("A device's generation picks its software era", "[transformer][era]") {
   const paleo::Presets& p = paleo::Presets::instance();
   CHECK(paleo::default_software_era(p.device("V100_SXM2_32GB")).key == "megatron_lm_2019");

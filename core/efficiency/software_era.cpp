@@ -45,7 +45,8 @@ bool applies_to(const Json& doc, const std::string& workload) {
 std::vector<EraFit> era_fits(const Json& era) {
   std::vector<EraFit> fits = {{"", &era}};
   if (!era.contains("by_generation")) return fits;
-  const std::string where = "presets/software_eras.json, era '" + era.value("key", "") + "': by_generation";
+  const std::string key = era.contains("key") && era["key"].is_string() ? era["key"].get<std::string>() : "";
+  const std::string where = "presets/software_eras.json, era '" + key + "': by_generation";
   const Json& by = era["by_generation"];
   if (!by.is_object()) throw Error(where + " must be an object of device generations", "", "software_era");
   for (auto it = by.begin(); it != by.end(); ++it) {
