@@ -121,8 +121,9 @@ def main():
         base = [c for c in group if generation(c, devices) not in refits]
         era_now = era['efficiency']
         if base:
-            results.append((era, None, fit_era(era, base)))
-            era_now = results[-1][2]['efficiency']
+            own = fit_era(era, base)
+            results.append((era, None, own))
+            era_now = own['efficiency']
         # A generation the era was refitted on: its cases alone, from the era's parameters (as
         # just fitted) with the generation's laid over; only the generation's `fit` list moves.
         for gen, refit in refits.items():
