@@ -82,6 +82,20 @@ TEST_CASE("ResNet-152 v1.5 has the published 60,192,808 parameters and 11.514 G 
   CHECK(forward_macs_per_image("resnet152_v1_5") == Approx(11.514e9).margin(0.5e6));
 }
 
+TEST_CASE("tf_cnn_benchmarks' AlexNet runs alex_v2's layers on 227x227 images", "[modern_cnn]") {
+  // alexnet_model.py: image size 224 + 3, conv 11x11/4 VALID, then 3x3/2 VALID pools:
+  // (227 - 11) / 4 + 1 = 55, (55 - 3) / 2 + 1 = 27, 13 and 6, so fc6 reads 6 x 6 x 256.
+  const Json r = ok({{"command", "summary"}, {"net", "alex_v2_227"}, {"batch_size", 1}});
+  CHECK(layer(r, "conv1")["output"] == Json({1, 55, 55, 64}));
+  CHECK(layer(r, "pool1")["output"] == Json({1, 27, 27, 64}));
+  CHECK(layer(r, "pool2")["output"] == Json({1, 13, 13, 192}));
+  CHECK(layer(r, "pool5")["output"] == Json({1, 6, 6, 256}));
+  // Weights and biases: conv 11*11*3*64 + 64, 5*5*64*192 + 192, 3*3*192*384 + 384,
+  // 3*3*384*384 + 384, 3*3*384*256 + 256; fc 9216*4096 + 4096, 4096*4096 + 4096, 4096*1000 + 1000.
+  CHECK(total_params("alex_v2_227", "paleo2026") ==
+        23296 + 307392 + 663936 + 1327488 + 884992 + 37752832 + 16781312 + 4097000);
+}
+
 TEST_CASE("MobileNetV2 1.0/224 has the published 3,504,872 parameters", "[modern_cnn]") {
   // torchvision MobileNet_V2_Weights num_params (the paper's Table 4 rounds it to 3.4M).
   CHECK(total_params("mobilenet_v2", "paleo2026") == 3504872);
@@ -117,6 +131,26 @@ TEST_CASE("ResNet-50 forward work per 224x224 image matches the published counts
   CHECK(macs_v1 >= 3.8e9);
   CHECK(macs_v1 < 3.9e9);
   CHECK(v1_5 > macs_v1);  // v1.5 pays for its accuracy with work
+  // The resnet50_v1 preset (tf_cnn_benchmarks' "resnet50") is that network, layer for layer, at
+  // tf_cnn_benchmarks' batch of 64.
+  v1["layers"]["data"]["tensor"][0] = 64;
+  CHECK(paleo::Presets::instance().net("resnet50_v1")["layers"] == v1["layers"]);
+}
+
+TEST_CASE("ResNet-152 v1 moves the same three strides and matches the paper's count", "[modern_cnn]") {
+  Json v1 = paleo::Presets::instance().net("resnet152_v1_5");
+  for (const char* block : {"layer2_0", "layer3_0", "layer4_0"}) {
+    v1["layers"][block]["layers"]["conv1"]["strides"] = {1, 2, 2, 1};
+    v1["layers"][block]["layers"]["conv2"]["strides"] = {1, 1, 1, 1};
+  }
+  CHECK(paleo::Presets::instance().net("resnet152_v1")["layers"] == v1["layers"]);
+  // He et al., Table 1: "11.3 x 10^9" multiply-adds for the 152-layer net. The three 1x1
+  // convolutions now run on a quarter of the grid: 3 x (3/4) x 56*56*256*128 (the same product at
+  // each stage) = 231,211,008 fewer than v1.5's 11.514 G.
+  const double macs = forward_macs_per_image("resnet152_v1");
+  CHECK(macs == Approx(11.514e9 - 231211008.0).margin(0.5e6));
+  CHECK(macs == Approx(11.3e9).margin(0.05e9));
+  CHECK(total_params("resnet152_v1", "paleo2026") == 60192808);  // a stride moves no weights
 }
 
 TEST_CASE("MobileNetV2 forward work per 224x224 image matches the published counts", "[modern_cnn]") {

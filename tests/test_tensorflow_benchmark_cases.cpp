@@ -35,9 +35,9 @@ struct Column {
 };
 const std::map<std::string, Column>& column_of_net() {
   static const std::map<std::string, Column> columns = {{"inception_v3", {"InceptionV3", 64}},
-                                                        {"resnet50_v1_5", {"ResNet-50", 64}},
-                                                        {"resnet152_v1_5", {"ResNet-152", 32}},
-                                                        {"alex_v2", {"Alexnet", 512}},
+                                                        {"resnet50_v1", {"ResNet-50", 64}},
+                                                        {"resnet152_v1", {"ResNet-152", 32}},
+                                                        {"alex_v2_227", {"Alexnet", 512}},
                                                         {"vgg16", {"VGG16", 32}}};
   return columns;
 }
