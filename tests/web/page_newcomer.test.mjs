@@ -55,7 +55,7 @@ test('a newcomer on a phone picks DGX H100 and ResNet-50, reads step and time to
   await afterUpdate(page, async () => page.selectOption('#cluster', await optionValue(page, '#cluster', 'DGX H100')));
   // The cluster's GPU is now the device, and the Device select shows it.
   assert.equal(await page.locator('#device').inputValue(), 'H100_SXM');
-  await afterUpdate(page, async () => page.selectOption('#net', await optionValue(page, '#net', 'ResNet-50')));
+  await afterUpdate(page, async () => page.selectOption('#net', await optionValue(page, '#net', 'ResNet-50 v1.5')));
   assert.equal(await page.locator('#net').inputValue(), 'resnet50_v1_5');
 
   await page.evaluate(() => window.scrollTo(0, 0));
