@@ -37,6 +37,39 @@ TEST_CASE("An era's library offers only its algorithms, and auto takes the faste
   CHECK(estimate["software_era"]["conv_algorithms"] == Json({"gemm", "precomp_gemm", "fft", "fft_tiling"}));
 }
 
+TEST_CASE("auto prices a one-channel data gradient as an atomic sum of matrix products", "[era][conv]") {
+  // DeepBench's speech convolution: 32 x 161 x 700 x 1 in, 5x20 filters, 32 of them, stride 2,
+  // VALID: OH = (161 - 5) / 2 + 1 = 79, OW = (700 - 20) / 2 + 1 = 341.
+  const Json conv = {{"type", "Convolution"}, {"filter", {5, 20, 1, 32}}, {"strides", {1, 2, 2, 1}},
+                     {"padding", "VALID"}, {"activation_fn", nullptr}, {"bias", false}};
+  const Json base = {{"command", "layers"}, {"net", one_layer_net(conv, {32, 161, 700, 1})},
+                     {"device", "TITAN_X_PASCAL"}, {"software_era", "cudnn_r4_2016"}};
+  const double macs = 5.0 * 20 * 1 * 79 * 341 * 32 * 32;
+  const double output_bytes = 4.0 * 32 * 79 * 341 * 32, filter_bytes = 4.0 * 5 * 20 * 32;
+  const double input_bytes = 4.0 * 32 * 161 * 700;
+  const Json scattered = x_row(base)["backward_data"];
+  CHECK(scattered["algorithm"] == "scattered_gemm");
+  CHECK(scattered["flops"].get<double>() == Approx(2 * macs).epsilon(1e-12));
+  // Reads the output gradient and the filters, zeroes the input gradient, then adds into it one
+  // element per output pixel and filter tap (32·79·341 x 5·20·1).
+  const double added = 4.0 * 32 * 79 * 341 * 5 * 20;
+  CHECK(scattered["bytes"].get<double>() == Approx(output_bytes + filter_bytes + input_bytes + added).epsilon(1e-12));
+  // The implicit GEMM, one column per input channel: the same FLOPs and less traffic, but its one
+  // column pads a tile many times its width, so it is the slower of the two.
+  Json forced = base;
+  forced["conv_algorithm"] = "gemm";
+  const Json implicit = x_row(forced)["backward_data"];
+  CHECK(implicit["algorithm"] == "gemm");
+  CHECK(implicit["flops"].get<double>() == Approx(2 * macs).epsilon(1e-12));
+  CHECK(implicit["bytes"].get<double>() == Approx(output_bytes + filter_bytes + input_bytes).epsilon(1e-12));
+  CHECK(implicit["comp_ms"].get<double>() > 2 * scattered["total_ms"].get<double>());
+  // A layer as wide as its filters takes the implicit GEMM: adding 9 elements per input-gradient
+  // element costs more than any tile it saves.
+  Json wide = base;
+  wide["net"] = one_layer_net(square_conv(3, 256, 256), {32, 14, 14, 256});
+  CHECK(x_row(wide)["backward_data"]["algorithm"] != "scattered_gemm");
+}
+
 TEST_CASE("conv_ceiling prices convolutions and matmul_ceiling fully connected layers", "[era][conv]") {
   const Json conv_net = one_layer_net(square_conv(3, 64, 64), {32, 28, 28, 64});
   const Json fc_net = one_layer_net({{"type", "InnerProduct"}, {"num_outputs", 4096}}, {32, 4096});

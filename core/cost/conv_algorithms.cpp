@@ -181,6 +181,29 @@ PassCost transposed_gemm_cost(const CostModel& model, const ConvGeometry& c, boo
   return cost;
 }
 
+PassCost scattered_gemm_cost(const CostModel& model, const ConvGeometry& c) {
+  PassCost cost;
+  const double g = d(c.groups);
+  GemmShape shape;
+  shape.m = d(c.output[0]) * d(c.output[1]) * d(c.output[2]);
+  shape.n = d(c.kh) * d(c.kw) * d(c.cin) / g;
+  shape.k = c.macs() / (shape.m * shape.n * g);
+  shape.align_n = d(c.cin) / g;
+  shape.align_k = d(c.cout) / g;
+  shape.convolution = true;
+  model.add_matmul(cost, 2 * c.macs(), shape);
+  const double act = model.activation_bytes();
+  model.add_mem(cost, product(c.output) * act);
+  model.add_mem(cost, c.filter_elements() * model.weight_bytes());
+  // The input gradient zeroed, then every product element added into it: one element of traffic
+  // each, the adds meeting in L2 (counted as a read and a write, DeepBench's one-channel speech
+  // convolution comes out 60 % slow, docs/validation.md).
+  model.add_mem(cost, product(c.input) * act);
+  model.add_mem(cost, shape.m * shape.n * g * act);
+  cost.algorithm = "scattered_gemm";
+  return cost;
+}
+
 PassCost fft_cost(const CostModel& model, const ConvGeometry& c, bool tiled) {
   const bool filter_1d = c.kh == 1 || c.kw == 1;
   const Shape& in = c.input;

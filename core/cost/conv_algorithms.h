@@ -32,6 +32,10 @@ PassCost gemm_cost(const CostModel& model, const ConvGeometry& conv, bool im2col
 // gradient and the filters, write the input gradient. Used by profiles without
 // dense_strided_data_gradient.
 PassCost transposed_gemm_cost(const CostModel& model, const ConvGeometry& forward_conv, bool im2col_buffer);
+// The data gradient as a sum of matrix products scattered with atomic adds (cuDNN's backward-data
+// ALGO_0): one row per output pixel, one column per filter tap of a group's input channels
+// (Cin/g x kh x kw), Cout/g deep; every product element is added into the input gradient.
+PassCost scattered_gemm_cost(const CostModel& model, const ConvGeometry& forward_conv);
 // Original FFT model, whole-image or in 32x32 tiles.
 PassCost fft_cost(const CostModel& model, const ConvGeometry& conv, bool tiled);
 // Winograd F(4x4, rxr) from the survey's Algorithm 6 (stride 1, square kernels 2..5 only).

@@ -79,6 +79,10 @@ PassCost data_gradient_cost(const Layer& l, const ConvGeometry& conv, const Cost
   };
   if (model.profile().dense_strided_data_gradient) return on_dummy();
   PassCost direct = transposed_gemm_cost(model, conv, o.algorithm == ConvAlgorithm::kPrecompGemm && !one_by_one);
+  if (o.algorithm == ConvAlgorithm::kAuto && model.per_kernel() && conv.holes == 0) {
+    PassCost scattered = scattered_gemm_cost(model, conv);
+    if (auto_rank_ms(model, scattered) < auto_rank_ms(model, direct)) direct = scattered;
+  }
   const bool transform_algorithm = o.algorithm == ConvAlgorithm::kFft || o.algorithm == ConvAlgorithm::kFftTiling ||
                                    o.algorithm == ConvAlgorithm::kWinograd || o.algorithm == ConvAlgorithm::kAuto;
   if (one_by_one || !transform_algorithm || conv.sh != 1 || conv.sw != 1) return direct;
