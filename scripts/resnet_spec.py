@@ -4,9 +4,12 @@ block in its 3x3 convolution, as torchvision and fb.resnet.torch) as a Paleo spe
 object, in the form of presets/nets/resnet50_v1_5.json: each residual block a Block ending at its
 last batch norm, a 1x1 projection (with its batch norm) where the shape changes, the sum and the
 ReLU after the block. With --v1, ResNet v1 as the paper and tf_cnn_benchmarks' "resnet50" and
-"resnet152" build it: a downsampling bottleneck has its stride in the first 1x1 convolution.
+"resnet152" build it: a downsampling bottleneck has its stride in the first 1x1 convolution. With
+--resnext, ResNeXt 32x4d (Xie et al., CVPR 2017) as NVIDIA DeepLearningExamples' "resnext101-32x4d"
+builds it (image_classification/resnet.py): the v1.5 bottleneck twice as wide (widths 128, 256,
+512, 1024), its 3x3 convolution in 32 groups, expanded 2x instead of 4x.
 
-Usage: scripts/resnet_spec.py DEPTH [BATCH] [--v1]   (DEPTH 18, 34, 50, 101 or 152; prints JSON)
+Usage: scripts/resnet_spec.py DEPTH [BATCH] [--v1 | --resnext]   (DEPTH 18, 34, 50, 101 or 152; prints JSON)
        scripts/resnet_spec.py --check                 (the ResNet presets hold exactly these layers)
 """
 import json
@@ -17,27 +20,40 @@ STAGES = {18: ('basic', [2, 2, 2, 2]), 34: ('basic', [3, 4, 6, 3]), 50: ('bottle
           101: ('bottleneck', [3, 4, 23, 3]), 152: ('bottleneck', [3, 8, 36, 3])}
 
 
-def conv(k, cin, cout, stride, parents):
-    return {'parents': parents, 'type': 'Convolution', 'filter': [k, k, cin, cout],
-            'strides': [1, stride, stride, 1], 'padding': 'SAME' if k > 1 else 'VALID',
-            'activation_fn': None, 'bias': False}
+# ResNeXt 32x4d: cardinality, and the bottleneck's widths and expansion relative to ResNet's.
+RESNEXT_GROUPS, RESNEXT_WIDEN, RESNEXT_EXPANSION = 32, 2, 2
 
 
-def block(kind, cin, width, stride, v1=False):
-    """The block's layers and its output channels."""
+def conv(k, cin, cout, stride, parents, groups=1):
+    layer = {'parents': parents, 'type': 'Convolution', 'filter': [k, k, cin, cout],
+             'strides': [1, stride, stride, 1], 'padding': 'SAME' if k > 1 else 'VALID',
+             'activation_fn': None, 'bias': False}
+    if groups > 1:
+        layer['group'] = groups
+    return layer
+
+
+def block(kind, cin, width, stride, variant=''):
+    """The block's layers and its output channels (variant: '', 'v1' or 'resnext')."""
     inner = {}
+    groups = 1
     if kind == 'basic':
         plan = [(3, cin, width, stride), (3, width, width, 1)]
         cout = width
-    elif v1:
+    elif variant == 'v1':
         plan = [(1, cin, width, stride), (3, width, width, 1), (1, width, 4 * width, 1)]
         cout = 4 * width
+    elif variant == 'resnext':
+        width *= RESNEXT_WIDEN
+        cout = RESNEXT_EXPANSION * width
+        plan = [(1, cin, width, 1), (3, width, width, stride), (1, width, cout, 1)]
+        groups = RESNEXT_GROUPS
     else:
         plan = [(1, cin, width, 1), (3, width, width, stride), (1, width, 4 * width, 1)]
         cout = 4 * width
     last = None
     for i, (k, a, b, s) in enumerate(plan, start=1):
-        inner[f'conv{i}'] = conv(k, a, b, s, [last] if last else [])
+        inner[f'conv{i}'] = conv(k, a, b, s, [last] if last else [], groups if k == 3 else 1)
         inner[f'bn{i}'] = {'parents': [f'conv{i}'], 'type': 'BatchNorm'}
         last = f'bn{i}'
         if i < len(plan):
@@ -49,7 +65,7 @@ def block(kind, cin, width, stride, v1=False):
     return inner, cout, f'bn{len(plan)}'
 
 
-def layers(depth, batch=256, v1=False):
+def layers(depth, batch=256, variant=''):
     kind, counts = STAGES[depth]
     out = {'data': {'parents': [], 'type': 'Input', 'tensor': [batch, 224, 224, 3]},
            'conv1': conv(7, 3, 64, 2, ['data']),
@@ -64,7 +80,7 @@ def layers(depth, batch=256, v1=False):
         for b in range(count):
             name = f'layer{stage}_{b}'
             stride = 2 if stage > 1 and b == 0 else 1
-            inner, cout, endpoint = block(kind, channels, width, stride, v1)
+            inner, cout, endpoint = block(kind, channels, width, stride, variant)
             out[name] = {'type': 'Block', 'parents': [previous], 'endpoint': endpoint, 'layers': inner}
             shortcut = f'{name}/downsample_bn' if 'downsample' in inner else previous
             out[f'{name}_add'] = {'parents': [name, shortcut], 'type': 'Elementwise'}
@@ -77,18 +93,18 @@ def layers(depth, batch=256, v1=False):
     return out
 
 
-PRESETS = {(18, False): 'resnet18', (34, False): 'resnet34', (50, False): 'resnet50_v1_5',
-           (101, False): 'resnet101_v1_5', (152, False): 'resnet152_v1_5', (50, True): 'resnet50_v1',
-           (152, True): 'resnet152_v1'}
+PRESETS = {(18, ''): 'resnet18', (34, ''): 'resnet34', (50, ''): 'resnet50_v1_5',
+           (101, ''): 'resnet101_v1_5', (152, ''): 'resnet152_v1_5', (50, 'v1'): 'resnet50_v1',
+           (152, 'v1'): 'resnet152_v1', (101, 'resnext'): 'resnext101_32x4d'}
 
 
 def check():
     """Exit status 1 when a ResNet preset's layers differ from what this script writes."""
     root = Path(__file__).resolve().parent.parent
     bad = 0
-    for (depth, v1), key in PRESETS.items():
+    for (depth, variant), key in PRESETS.items():
         preset = json.loads((root / 'presets' / 'nets' / f'{key}.json').read_text())['layers']
-        same = preset == layers(depth, preset['data']['tensor'][0], v1)
+        same = preset == layers(depth, preset['data']['tensor'][0], variant)
         print(f"{key}: {'the same layers' if same else 'DIFFERENT layers'}")
         bad += not same
     return 1 if bad else 0
@@ -97,5 +113,9 @@ def check():
 if __name__ == '__main__':
     if sys.argv[1:] == ['--check']:
         sys.exit(check())
-    args = [a for a in sys.argv[1:] if a != '--v1']
-    print(json.dumps(layers(int(args[0]), int(args[1]) if len(args) > 1 else 256, '--v1' in sys.argv)))
+    flags = {'--v1': 'v1', '--resnext': 'resnext'}
+    args = [a for a in sys.argv[1:] if a not in flags]
+    chosen = [flags[a] for a in sys.argv[1:] if a in flags]
+    if len(chosen) > 1:
+        sys.exit('--v1 and --resnext exclude each other')
+    print(json.dumps(layers(int(args[0]), int(args[1]) if len(args) > 1 else 256, chosen[0] if chosen else '')))

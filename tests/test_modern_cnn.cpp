@@ -112,6 +112,39 @@ TEST_CASE("tf_cnn_benchmarks' AlexNet runs alex_v2's layers on 227x227 images", 
   CHECK(paleo::Presets::instance().net("alex_v2_227")["layers"] == v2);
 }
 
+TEST_CASE("ResNeXt-101 32x4d: its parameters and work summed block by block", "[modern_cnn][group]") {
+  // NVIDIA DeepLearningExamples' resnext101-32x4d (image_classification/resnet.py): the
+  // ResNet-101 v1.5 stem and stages (3, 4, 23, 3 blocks), bottleneck widths 128, 256, 512, 1024,
+  // 3x3 convolutions in 32 groups with the stride, outputs expanded 2x, 1x1 projections where
+  // the shape changes; no convolution biases, batch norm with scale and shift, fc 2048 -> 1000.
+  double params = 7 * 7 * 3 * 64 + 2 * 64, macs = 112.0 * 112 * 7 * 7 * 3 * 64;
+  const int blocks[] = {3, 4, 23, 3};
+  double cin = 64, grid = 56;
+  for (int stage = 0; stage < 4; ++stage) {
+    const double w = 128 << stage, out = 2 * w, hw = 56 >> stage;
+    for (int b = 0; b < blocks[stage]; ++b) {
+      const double in_grid = b == 0 ? grid : hw;  // the first 1x1 runs before the stride
+      params += cin * w + 2 * w + 9 * (w / 32) * w + 2 * w + w * out + 2 * out;
+      macs += in_grid * in_grid * cin * w + hw * hw * 9 * (w / 32) * w + hw * hw * w * out;
+      if (b == 0) {
+        params += cin * out + 2 * out;
+        macs += hw * hw * cin * out;
+      }
+      cin = out;
+    }
+    grid = hw;
+  }
+  params += 2048.0 * 1000 + 1000;
+  macs += 2048.0 * 1000;
+  CHECK(total_params("resnext101_32x4d", "paleo2026") == params);
+  CHECK(params == 44177704);  // as the preset's notes state it
+  CHECK(forward_macs_per_image("resnext101_32x4d") == Approx(macs).epsilon(1e-12));
+  const Json r = ok({{"command", "summary"}, {"net", "resnext101_32x4d"}, {"batch_size", 1}});
+  CHECK(num(layer(r, "layer3_5/conv2")["params"]) == 9 * 16 * 512);  // 512 channels in 32 groups of 16
+  CHECK(layer(r, "layer4_0/conv2")["output"] == Json({1, 7, 7, 1024}));
+  CHECK(layer(r, "layer4_2_relu")["output"] == Json({1, 7, 7, 2048}));
+}
+
 TEST_CASE("MobileNetV2 1.0/224 has the published 3,504,872 parameters", "[modern_cnn]") {
   // torchvision MobileNet_V2_Weights num_params (the paper's Table 4 rounds it to 3.4M).
   CHECK(total_params("mobilenet_v2", "paleo2026") == 3504872);
