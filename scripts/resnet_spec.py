@@ -67,6 +67,8 @@ def block(kind, cin, width, stride, variant=''):
 
 def layers(depth, batch=256, variant=''):
     kind, counts = STAGES[depth]
+    if kind == 'basic' and variant:
+        sys.exit(f'ResNet-{depth} has basic blocks: --{variant} applies to bottlenecks (50, 101, 152)')
     out = {'data': {'parents': [], 'type': 'Input', 'tensor': [batch, 224, 224, 3]},
            'conv1': conv(7, 3, 64, 2, ['data']),
            'bn1': {'parents': ['conv1'], 'type': 'BatchNorm'},

@@ -63,11 +63,50 @@ TEST_CASE("auto prices a one-channel data gradient as an atomic sum of matrix pr
   CHECK(implicit["flops"].get<double>() == Approx(2 * macs).epsilon(1e-12));
   CHECK(implicit["bytes"].get<double>() == Approx(output_bytes + filter_bytes + input_bytes).epsilon(1e-12));
   CHECK(implicit["comp_ms"].get<double>() > 2 * scattered["total_ms"].get<double>());
+  // The scattered product is 32·79·341 rows by 5·20·1 columns, 32 deep: the GEMM of a 1x1
+  // convolution of 32 to 100 channels on the output's grid, which computes at the same rate.
+  const Json one_by_one = {{"type", "Convolution"}, {"filter", {1, 1, 32, 100}}, {"strides", {1, 1, 1, 1}},
+                           {"padding", "VALID"}, {"activation_fn", nullptr}, {"bias", false}};
+  Json same_product = base;
+  same_product["net"] = one_layer_net(one_by_one, {32, 79, 341, 32});
+  CHECK(x_row(same_product)["forward"]["comp_ms"].get<double>() ==
+        Approx(scattered["comp_ms"].get<double>()).epsilon(1e-12));
   // A layer as wide as its filters takes the implicit GEMM: adding 9 elements per input-gradient
   // element costs more than any tile it saves.
   Json wide = base;
   wide["net"] = one_layer_net(square_conv(3, 256, 256), {32, 14, 14, 256});
-  CHECK(x_row(wide)["backward_data"]["algorithm"] != "scattered_gemm");
+  CHECK(x_row(wide)["backward_data"]["algorithm"] == "gemm");
+}
+
+TEST_CASE("a strided depthwise convolution's data gradient takes the scattered GEMM per group", "[era][conv][group]") {
+  // 3x3, stride 2, 96 channels in 96 groups on 32 x 56 x 56, bf16 on an H100: OH = OW = 28.
+  const Json depthwise = {{"type", "Convolution"}, {"filter", {3, 3, 96, 96}}, {"strides", {1, 2, 2, 1}},
+                          {"padding", "SAME"}, {"activation_fn", nullptr}, {"bias", false}, {"group", 96}};
+  const Json request = {{"command", "layers"}, {"net", one_layer_net(depthwise, {32, 56, 56, 96})},
+                        {"device", "H100_SXM"}, {"software_era", "pytorch_cudnn9_2025"}, {"precision", "bf16"}};
+  const Json pass = x_row(request)["backward_data"];
+  CHECK(pass["algorithm"] == "scattered_gemm");
+  CHECK(pass["flops"].get<double>() == Approx(2.0 * 32 * 28 * 28 * 96 * 9).epsilon(1e-12));
+  // bf16 activations and weights: the output gradient, the filters, the input gradient zeroed,
+  // and one element added per output pixel, filter tap and channel (9 taps of each group's one).
+  const double output = 2.0 * 32 * 28 * 28 * 96, filters = 2.0 * 9 * 96, input = 2.0 * 32 * 56 * 56 * 96;
+  const double added = 2.0 * 32 * 28 * 28 * 9 * 96;
+  CHECK(pass["bytes"].get<double>() == Approx(output + filters + input + added).epsilon(1e-12));
+}
+
+TEST_CASE("a deconvolution's forward pass, a data gradient, weighs the scattered GEMM too", "[era][conv]") {
+  // DCGAN's last layer: 128 -> 3 channels, 5x5, stride 2, 32x32 -> 64x64, batch 64, bf16. Its
+  // forward pass is the data gradient of the convolution from [64, 64, 64, 3] to [64, 32, 32, 128].
+  const Json deconv = {{"type", "Deconvolution"}, {"filter", {5, 5, 3, 128}}, {"strides", {1, 2, 2, 1}},
+                       {"padding", "SAME"}, {"output_shape", {64, 64, 64, 3}}};
+  const Json request = {{"command", "layers"}, {"net", one_layer_net(deconv, {64, 32, 32, 128})},
+                        {"device", "H100_SXM"}, {"software_era", "pytorch_cudnn9_2025"}, {"precision", "bf16"}};
+  const Json forward = x_row(request)["forward"];
+  CHECK(forward["algorithm"] == "scattered_gemm");
+  CHECK(forward["flops"].get<double>() == Approx(2.0 * 64 * 32 * 32 * 128 * 75).epsilon(1e-12));
+  // Read the layer's input and the filters, zero its output, add 64·32·32 x 5·5·3 elements.
+  const double bytes = 2.0 * (64 * 32 * 32 * 128 + 5 * 5 * 3 * 128 + 64 * 64 * 64 * 3 + 64 * 32 * 32 * 75);
+  CHECK(forward["bytes"].get<double>() == Approx(bytes).epsilon(1e-12));
 }
 
 TEST_CASE("conv_ceiling prices convolutions and matmul_ceiling fully connected layers", "[era][conv]") {

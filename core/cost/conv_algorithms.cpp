@@ -51,6 +51,14 @@ GemmShape conv_gemm_shape(const ConvGeometry& c) {
   return s;
 }
 
+// A data gradient's operands: read the output gradient and the filters, write the input gradient.
+void add_data_gradient_operands(const CostModel& model, const ConvGeometry& c, PassCost& cost) {
+  const double act = model.activation_bytes();
+  model.add_mem(cost, product(c.output) * act);
+  model.add_mem(cost, c.filter_elements() * model.weight_bytes());
+  model.add_mem(cost, product(c.input) * act);
+}
+
 PassCost gemm_for(const CostModel& model, const ConvGeometry& conv, bool im2col) {
   PassCost c = gemm_cost(model, conv, im2col);
   c.algorithm = im2col ? "precomp_gemm" : "gemm";
@@ -168,10 +176,8 @@ PassCost transposed_gemm_cost(const CostModel& model, const ConvGeometry& c, boo
   shape.align_k = d(c.cout) / g;
   shape.convolution = true;
   model.add_matmul(cost, 2 * c.macs(), shape);
+  add_data_gradient_operands(model, c, cost);
   const double act = model.activation_bytes();
-  model.add_mem(cost, product(c.output) * act);
-  model.add_mem(cost, c.filter_elements() * model.weight_bytes());
-  model.add_mem(cost, product(in) * act);
   if (im2col_buffer) {
     const double lowered = d(in[0]) * d(c.output[1]) * d(c.output[2]) * d(c.kh) * d(c.kw) * d(c.cin) * act;
     model.add_mem(cost, lowered * 2);
@@ -187,19 +193,18 @@ PassCost scattered_gemm_cost(const CostModel& model, const ConvGeometry& c) {
   GemmShape shape;
   shape.m = d(c.output[0]) * d(c.output[1]) * d(c.output[2]);
   shape.n = d(c.kh) * d(c.kw) * d(c.cin) / g;
-  shape.k = c.macs() / (shape.m * shape.n * g);
+  shape.k = d(c.cout) / g;
+  // The columns run over the filter taps of each input channel: the channels' count is what a
+  // tensor-core kernel needs aligned, as in the other forms.
   shape.align_n = d(c.cin) / g;
   shape.align_k = d(c.cout) / g;
   shape.convolution = true;
   model.add_matmul(cost, 2 * c.macs(), shape);
-  const double act = model.activation_bytes();
-  model.add_mem(cost, product(c.output) * act);
-  model.add_mem(cost, c.filter_elements() * model.weight_bytes());
-  // The input gradient zeroed, then every product element added into it: one element of traffic
-  // each, the adds meeting in L2 (counted as a read and a write, DeepBench's one-channel speech
-  // convolution comes out 60 % slow, docs/validation.md).
-  model.add_mem(cost, product(c.input) * act);
-  model.add_mem(cost, shape.m * shape.n * g * act);
+  add_data_gradient_operands(model, c, cost);  // the input gradient's write is its zeroing here
+  // Every product element added into the input gradient: one element of traffic each, the adds
+  // meeting in L2 (counting each as a read and a write instead leaves DeepBench's one-channel
+  // speech convolution at +60 %, docs/validation.md).
+  model.add_mem(cost, shape.m * shape.n * g * model.activation_bytes());
   cost.algorithm = "scattered_gemm";
   return cost;
 }

@@ -33,8 +33,9 @@ PassCost gemm_cost(const CostModel& model, const ConvGeometry& conv, bool im2col
 // dense_strided_data_gradient.
 PassCost transposed_gemm_cost(const CostModel& model, const ConvGeometry& forward_conv, bool im2col_buffer);
 // The data gradient as a sum of matrix products scattered with atomic adds (cuDNN's backward-data
-// ALGO_0): one row per output pixel, one column per filter tap of a group's input channels
-// (Cin/g x kh x kw), Cout/g deep; every product element is added into the input gradient.
+// ALGO_0, part of the GEMM family every era offers): one row per output pixel, one column per
+// filter tap of a group's input channels (Cin/g x kh x kw), Cout/g deep; every product element is
+// added into the input gradient.
 PassCost scattered_gemm_cost(const CostModel& model, const ConvGeometry& forward_conv);
 // Original FFT model, whole-image or in 32x32 tiles.
 PassCost fft_cost(const CostModel& model, const ConvGeometry& conv, bool tiled);

@@ -67,9 +67,10 @@ double fetch_ms(const Network& net, const Layer& l, const CostModel& model, cons
   return total;
 }
 
-// The data gradient of `conv`: the original's dense stride-1 dummy, or (profiles without
-// dense_strided_data_gradient) its true work, with FFT / Winograd on the dummy still
-// available for stride-1 layers.
+// The data gradient of `conv` (and a deconvolution's forward pass): the original's dense stride-1
+// dummy, or (profiles without dense_strided_data_gradient) its true work as a GEMM, with FFT /
+// Winograd on the dummy still available for stride-1 layers. Under a software era, `auto` also
+// weighs the scattered GEMM (cuDNN's ALGO_0), which wins where Cin/g is narrower than a tile.
 PassCost data_gradient_cost(const Layer& l, const ConvGeometry& conv, const CostModel& model, const CostOptions& o) {
   const bool one_by_one = l.conv.kh == 1 && l.conv.kw == 1;
   const ConvGeometry dummy = data_gradient_conv(conv, l.name);
@@ -78,17 +79,17 @@ PassCost data_gradient_cost(const Layer& l, const ConvGeometry& conv, const Cost
                           o.auto_candidates);
   };
   if (model.profile().dense_strided_data_gradient) return on_dummy();
-  PassCost direct = transposed_gemm_cost(model, conv, o.algorithm == ConvAlgorithm::kPrecompGemm && !one_by_one);
-  if (o.algorithm == ConvAlgorithm::kAuto && model.per_kernel() && conv.holes == 0) {
+  PassCost gemm_form = transposed_gemm_cost(model, conv, o.algorithm == ConvAlgorithm::kPrecompGemm && !one_by_one);
+  if (o.algorithm == ConvAlgorithm::kAuto && model.per_kernel()) {
     PassCost scattered = scattered_gemm_cost(model, conv);
-    if (auto_rank_ms(model, scattered) < auto_rank_ms(model, direct)) direct = scattered;
+    if (auto_rank_ms(model, scattered) < auto_rank_ms(model, gemm_form)) gemm_form = scattered;
   }
   const bool transform_algorithm = o.algorithm == ConvAlgorithm::kFft || o.algorithm == ConvAlgorithm::kFftTiling ||
                                    o.algorithm == ConvAlgorithm::kWinograd || o.algorithm == ConvAlgorithm::kAuto;
-  if (one_by_one || !transform_algorithm || conv.sh != 1 || conv.sw != 1) return direct;
+  if (one_by_one || !transform_algorithm || conv.sh != 1 || conv.sw != 1) return gemm_form;
   PassCost alternative = on_dummy();
   if (o.algorithm != ConvAlgorithm::kAuto) return alternative;
-  return auto_rank_ms(model, alternative) < auto_rank_ms(model, direct) ? alternative : direct;
+  return auto_rank_ms(model, alternative) < auto_rank_ms(model, gemm_form) ? alternative : gemm_form;
 }
 
 PassCosts convolution_passes(const Layer& l, const CostModel& model, const CostOptions& o) {
