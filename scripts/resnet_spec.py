@@ -40,17 +40,13 @@ def block(kind, cin, width, stride, variant=''):
     if kind == 'basic':
         plan = [(3, cin, width, stride), (3, width, width, 1)]
         cout = width
-    elif variant == 'v1':
-        plan = [(1, cin, width, stride), (3, width, width, 1), (1, width, 4 * width, 1)]
-        cout = 4 * width
-    elif variant == 'resnext':
-        width *= RESNEXT_WIDEN
-        cout = RESNEXT_EXPANSION * width
-        plan = [(1, cin, width, 1), (3, width, width, stride), (1, width, cout, 1)]
-        groups = RESNEXT_GROUPS
     else:
-        plan = [(1, cin, width, 1), (3, width, width, stride), (1, width, 4 * width, 1)]
-        cout = 4 * width
+        if variant == 'resnext':
+            width, groups = width * RESNEXT_WIDEN, RESNEXT_GROUPS
+        cout = (RESNEXT_EXPANSION if variant == 'resnext' else 4) * width
+        # v1 strides the first 1x1 convolution, v1.5 and ResNeXt the 3x3 one.
+        first, middle = (stride, 1) if variant == 'v1' else (1, stride)
+        plan = [(1, cin, width, first), (3, width, width, middle), (1, width, cout, 1)]
     last = None
     for i, (k, a, b, s) in enumerate(plan, start=1):
         inner[f'conv{i}'] = conv(k, a, b, s, [last] if last else [], groups if k == 3 else 1)

@@ -26,8 +26,15 @@ inline nlohmann::ordered_json x_row(const nlohmann::ordered_json& request) {
   return nlohmann::ordered_json();
 }
 
-// A k x k stride-1 SAME convolution of cin to cout channels, no bias or activation.
-inline nlohmann::ordered_json square_conv(int k, int cin, int cout) {
-  return {{"type", "Convolution"}, {"filter", {k, k, cin, cout}}, {"strides", {1, 1, 1, 1}},
-          {"padding", "SAME"}, {"activation_fn", nullptr}, {"bias", false}};
+// A kh x kw convolution of cin to cout channels in `groups` groups, no bias or activation.
+inline nlohmann::ordered_json convolution(int kh, int kw, int cin, int cout, int stride, const char* padding,
+                                          int groups = 1) {
+  nlohmann::ordered_json c = {{"type", "Convolution"}, {"filter", {kh, kw, cin, cout}},
+                              {"strides", {1, stride, stride, 1}}, {"padding", padding},
+                              {"activation_fn", nullptr}, {"bias", false}};
+  if (groups > 1) c["group"] = groups;
+  return c;
 }
+
+// A k x k stride-1 SAME convolution of cin to cout channels, no bias or activation.
+inline nlohmann::ordered_json square_conv(int k, int cin, int cout) { return convolution(k, k, cin, cout, 1, "SAME"); }

@@ -40,9 +40,8 @@ TEST_CASE("An era's library offers only its algorithms, and auto takes the faste
 TEST_CASE("auto prices a one-channel data gradient as an atomic sum of matrix products", "[era][conv]") {
   // DeepBench's speech convolution: 32 x 161 x 700 x 1 in, 5x20 filters, 32 of them, stride 2,
   // VALID: OH = (161 - 5) / 2 + 1 = 79, OW = (700 - 20) / 2 + 1 = 341.
-  const Json conv = {{"type", "Convolution"}, {"filter", {5, 20, 1, 32}}, {"strides", {1, 2, 2, 1}},
-                     {"padding", "VALID"}, {"activation_fn", nullptr}, {"bias", false}};
-  const Json base = {{"command", "layers"}, {"net", one_layer_net(conv, {32, 161, 700, 1})},
+  const Json speech = convolution(5, 20, 1, 32, 2, "VALID");
+  const Json base = {{"command", "layers"}, {"net", one_layer_net(speech, {32, 161, 700, 1})},
                      {"device", "TITAN_X_PASCAL"}, {"software_era", "cudnn_r4_2016"}};
   const double macs = 5.0 * 20 * 1 * 79 * 341 * 32 * 32;
   const double output_bytes = 4.0 * 32 * 79 * 341 * 32, filter_bytes = 4.0 * 5 * 20 * 32;
@@ -65,10 +64,8 @@ TEST_CASE("auto prices a one-channel data gradient as an atomic sum of matrix pr
   CHECK(implicit["comp_ms"].get<double>() > 2 * scattered["total_ms"].get<double>());
   // The scattered product is 32·79·341 rows by 5·20·1 columns, 32 deep: the GEMM of a 1x1
   // convolution of 32 to 100 channels on the output's grid, which computes at the same rate.
-  const Json one_by_one = {{"type", "Convolution"}, {"filter", {1, 1, 32, 100}}, {"strides", {1, 1, 1, 1}},
-                           {"padding", "VALID"}, {"activation_fn", nullptr}, {"bias", false}};
   Json same_product = base;
-  same_product["net"] = one_layer_net(one_by_one, {32, 79, 341, 32});
+  same_product["net"] = one_layer_net(convolution(1, 1, 32, 100, 1, "VALID"), {32, 79, 341, 32});
   CHECK(x_row(same_product)["forward"]["comp_ms"].get<double>() ==
         Approx(scattered["comp_ms"].get<double>()).epsilon(1e-12));
   // A layer as wide as its filters takes the implicit GEMM: adding 9 elements per input-gradient
@@ -80,8 +77,7 @@ TEST_CASE("auto prices a one-channel data gradient as an atomic sum of matrix pr
 
 TEST_CASE("a strided depthwise convolution's data gradient takes the scattered GEMM per group", "[era][conv][group]") {
   // 3x3, stride 2, 96 channels in 96 groups on 32 x 56 x 56, bf16 on an H100: OH = OW = 28.
-  const Json depthwise = {{"type", "Convolution"}, {"filter", {3, 3, 96, 96}}, {"strides", {1, 2, 2, 1}},
-                          {"padding", "SAME"}, {"activation_fn", nullptr}, {"bias", false}, {"group", 96}};
+  const Json depthwise = convolution(3, 3, 96, 96, 2, "SAME", 96);
   const Json request = {{"command", "layers"}, {"net", one_layer_net(depthwise, {32, 56, 56, 96})},
                         {"device", "H100_SXM"}, {"software_era", "pytorch_cudnn9_2025"}, {"precision", "bf16"}};
   const Json pass = x_row(request)["backward_data"];
