@@ -78,10 +78,14 @@ Box needed(const Layer& consumer, const std::array<Dim, 4>& in, const Box& out) 
     need.lo[2] = std::clamp<Dim>(out.lo[2] * sw - pw, 0, in[2]);
     need.hi[2] = std::clamp<Dim>((out.hi[2] - 1) * sw - pw + kw, 0, in[2]);
   } else if (image && !channel_mixing(consumer)) {  // element-wise: the same region
-    need.lo[1] = out.lo[1];
-    need.hi[1] = out.hi[1];
-    need.lo[2] = out.lo[2];
-    need.hi[2] = out.hi[2];
+    if (in[1] > 1) {  // a broadcast input ([N, 1, 1, C]) whole
+      need.lo[1] = out.lo[1];
+      need.hi[1] = out.hi[1];
+    }
+    if (in[2] > 1) {
+      need.lo[2] = out.lo[2];
+      need.hi[2] = out.hi[2];
+    }
   }
   if (!channel_mixing(consumer)) {  // pooling and element-wise layers keep their channels
     need.lo[3] = out.lo[3];

@@ -180,3 +180,49 @@ TEST_CASE("Keras import: a Keras 2 'Model' document as the net itself, in the AP
   REQUIRE_FALSE(bad["ok"].get<bool>());
   CHECK(bad["error"]["field"] == "net.config.layers");
 }
+
+TEST_CASE("Keras import: a squeeze-and-excitation's Multiply broadcasts its [N, 1, 1, C] scale", "[import][keras]") {
+  // x [N, 8, 8, 4] -> global average pool (keepdims) [N, 1, 1, 4] -> 1x1 conv to 2 (relu) -> 1x1
+  // conv to 4 (sigmoid) -> Multiply(x, scale): a product of x's shape with both as parents.
+  auto tensor = [](const char* layer, const Json& shape) {
+    return Json{{"class_name", "__keras_tensor__"},
+                {"config", {{"shape", shape}, {"dtype", "float32"}, {"keras_history", {layer, 0, 0}}}}};
+  };
+  auto conv = [&](const char* name, int filters, const char* activation, const char* parent, int channels) {
+    return Json{{"class_name", "Conv2D"},
+                {"name", name},
+                {"config", {{"name", name}, {"filters", filters}, {"kernel_size", {1, 1}}, {"strides", {1, 1}},
+                            {"padding", "valid"}, {"activation", activation}, {"use_bias", true}}},
+                {"inbound_nodes", {{{"args", {tensor(parent, {nullptr, 1, 1, channels})}}, {"kwargs", Json::object()}}}}};
+  };
+  const Json x = {nullptr, 8, 8, 4};
+  const Json model = {
+      {"class_name", "Functional"},
+      {"config",
+       {{"name", "se"},
+        {"layers",
+         {{{"class_name", "InputLayer"}, {"name", "x"}, {"config", {{"batch_shape", x}, {"name", "x"}}}, {"inbound_nodes", Json::array()}},
+          {{"class_name", "GlobalAveragePooling2D"},
+           {"name", "squeeze"},
+           {"config", {{"name", "squeeze"}, {"keepdims", true}}},
+           {"inbound_nodes", {{{"args", {tensor("x", x)}}, {"kwargs", Json::object()}}}}},
+          conv("reduce", 2, "relu", "squeeze", 4),
+          conv("expand", 4, "sigmoid", "reduce", 2),
+          {{"class_name", "Multiply"},
+           {"name", "scale"},
+           {"config", {{"name", "scale"}}},
+           {"inbound_nodes", {{{"args", {{tensor("x", x), tensor("expand", {nullptr, 1, 1, 4})}}}, {"kwargs", Json::object()}}}}}}},
+        {"input_layers", {{"x", 0, 0}}},
+        {"output_layers", {{"scale", 0, 0}}}}}};
+  auto l = by_name(layers_of(model, 2));
+  CHECK(l["scale"]["type"] == "Elementwise");
+  CHECK(l["scale"]["inputs"] == Json({{2, 8, 8, 4}, {2, 1, 1, 4}}));
+  CHECK(l["scale"]["output"] == Json({2, 8, 8, 4}));
+  CHECK(l["reduce"]["params"] == 4 * 2 + 2);
+  // Shapes that do not broadcast (x's 4 channels against reduce's 2) are an error naming the layer.
+  Json bad = model;
+  bad["config"]["layers"][4]["inbound_nodes"][0]["args"][0][1] = tensor("reduce", {nullptr, 1, 1, 2});
+  const Json r = paleo::handle_request(Json{{"command", "layers"}, {"net", {{"keras", bad}}}, {"batch_size", 2}});
+  REQUIRE_FALSE(r["ok"].get<bool>());
+  CHECK(r["error"]["layer"] == "scale");
+}

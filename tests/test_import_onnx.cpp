@@ -297,3 +297,33 @@ TEST_CASE("ONNX import: a graph exported at batch 2 that merges the batch is an 
   one["onnx_graph"]["initializers"]["t"]["values"] = {4, 8};
   CHECK(forward_flops_at(one, 2) == 2.0 * (2 * 4) * 8 * 3);
 }
+
+TEST_CASE("ONNX import: a squeeze-and-excitation's Mul takes the broadcast scale as a parent", "[import][onnx]") {
+  // x [N, 8, 4, 4] -> GlobalAveragePool [N, 8, 1, 1] -> 1x1 Conv to 2, Relu -> 1x1 Conv to 8,
+  // Sigmoid -> Mul(x, s): a product of both, x's shape (Paleo's NHWC [N, 4, 4, 8]).
+  const Json net = Json::parse(R"({"onnx_graph": {
+    "inputs": [{"name": "x", "shape": ["batch", 8, 4, 4]}],
+    "initializers": {"w1": {"dims": [2, 8, 1, 1]}, "b1": {"dims": [2]}, "w2": {"dims": [8, 2, 1, 1]}, "b2": {"dims": [8]}},
+    "nodes": [
+      {"name": "pool", "op": "GlobalAveragePool", "inputs": ["x"], "outputs": ["p"]},
+      {"name": "reduce", "op": "Conv", "inputs": ["p", "w1", "b1"], "outputs": ["r"], "attributes": {"kernel_shape": [1, 1]}},
+      {"name": "relu", "op": "Relu", "inputs": ["r"], "outputs": ["rr"]},
+      {"name": "expand", "op": "Conv", "inputs": ["rr", "w2", "b2"], "outputs": ["e"], "attributes": {"kernel_shape": [1, 1]}},
+      {"name": "gate", "op": "Sigmoid", "inputs": ["e"], "outputs": ["s"]},
+      {"name": "scale", "op": "Mul", "inputs": ["x", "s"], "outputs": ["y"]}
+    ]}})");
+  const Json r = layers_of(net, 2);
+  std::map<std::string, Json> by_name;
+  for (const Json& l : r["layers"]) by_name[l["name"].get<std::string>()] = l;
+  CHECK(by_name["scale"]["type"] == "Elementwise");
+  CHECK(by_name["scale"]["inputs"] == Json({{2, 4, 4, 8}, {2, 1, 1, 8}}));
+  CHECK(by_name["scale"]["output"] == Json({2, 4, 4, 8}));
+  // Priced as a product under paleo2026: the backward pass reads x and the scale (fp32).
+  const Json priced = answer(Json{{"command", "layers"}, {"net", net}, {"batch_size", 2}, {"device", "H100_SXM"},
+                                  {"precision", "fp32"}});
+  for (const Json& l : priced["layers"])
+    if (l["name"] == "scale") {
+      const double big = 2 * 4 * 4 * 8, small = 2 * 8;
+      CHECK(l["backward_data"]["bytes"].get<double>() == 4 * (4 * big + 2 * small));
+    }
+}

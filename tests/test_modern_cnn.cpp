@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "core/api.h"
 #include "core/spec/presets.h"
@@ -112,11 +113,16 @@ TEST_CASE("tf_cnn_benchmarks' AlexNet runs alex_v2's layers on 227x227 images", 
   CHECK(paleo::Presets::instance().net("alex_v2_227")["layers"] == v2);
 }
 
-TEST_CASE("ResNeXt-101 32x4d: its parameters and work summed block by block", "[modern_cnn][group]") {
-  // NVIDIA DeepLearningExamples' resnext101-32x4d (image_classification/resnet.py): the
-  // ResNet-101 v1.5 stem and stages (3, 4, 23, 3 blocks), bottleneck widths 128, 256, 512, 1024,
-  // 3x3 convolutions in 32 groups with the stride, outputs expanded 2x, 1x1 projections where
-  // the shape changes; no convolution biases, batch norm with scale and shift, fc 2048 -> 1000.
+namespace {
+
+// ResNeXt-101 32x4d's parameters and forward multiply-adds per image, block by block, as NVIDIA
+// DeepLearningExamples builds resnext101-32x4d (image_classification/resnet.py): the ResNet-101
+// v1.5 stem and stages (3, 4, 23, 3 blocks), bottleneck widths 128, 256, 512, 1024, 3x3
+// convolutions in 32 groups with the stride, outputs expanded 2x, 1x1 projections where the shape
+// changes; no convolution biases, batch norm with scale and shift, fc 2048 -> 1000. With `se`,
+// se-resnext101-32x4d: each block's C outputs squeezed to 16 channels and back by two 1x1
+// convolutions with bias (models/common.py), on the pooled 1x1 map.
+std::pair<double, double> resnext101_size(bool se) {
   double params = 7 * 7 * 3 * 64 + 2 * 64, macs = 112.0 * 112 * 7 * 7 * 3 * 64;
   const int blocks[] = {3, 4, 23, 3};
   double cin = 64, grid = 56;
@@ -130,12 +136,21 @@ TEST_CASE("ResNeXt-101 32x4d: its parameters and work summed block by block", "[
         params += cin * out + 2 * out;
         macs += hw * hw * cin * out;
       }
+      if (se) {
+        params += (out * 16 + 16) + (16 * out + out);
+        macs += 2 * out * 16;
+      }
       cin = out;
     }
     grid = hw;
   }
-  params += 2048.0 * 1000 + 1000;
-  macs += 2048.0 * 1000;
+  return {params + 2048.0 * 1000 + 1000, macs + 2048.0 * 1000};
+}
+
+}  // namespace
+
+TEST_CASE("ResNeXt-101 32x4d: its parameters and work summed block by block", "[modern_cnn][group]") {
+  const auto [params, macs] = resnext101_size(false);
   CHECK(total_params("resnext101_32x4d", "paleo2026") == params);
   CHECK(forward_macs_per_image("resnext101_32x4d") == Approx(macs).epsilon(1e-12));
   // timm's model card for resnext101_32x4d (the same network) rounds them to "Params (M): 44.2"
@@ -146,6 +161,18 @@ TEST_CASE("ResNeXt-101 32x4d: its parameters and work summed block by block", "[
   CHECK(num(layer(r, "layer3_5/conv2")["params"]) == 9 * 16 * 512);  // 512 channels in 32 groups of 16
   CHECK(layer(r, "layer4_0/conv2")["output"] == Json({1, 7, 7, 1024}));
   CHECK(layer(r, "layer4_2_relu")["output"] == Json({1, 7, 7, 2048}));
+}
+
+TEST_CASE("SE-ResNeXt-101 32x4d: ResNeXt-101 with a squeeze-and-excitation in every block", "[modern_cnn][group]") {
+  const auto [params, macs] = resnext101_size(true);
+  CHECK(params == 45251128);  // 44,177,704 + 33 C + 16 for each block of C outputs
+  CHECK(total_params("se_resnext101_32x4d", "paleo2026") == params);
+  CHECK(forward_macs_per_image("se_resnext101_32x4d") == Approx(macs).epsilon(1e-12));
+  const Json r = ok({{"command", "summary"}, {"net", "se_resnext101_32x4d"}, {"batch_size", 2}});
+  CHECK(layer(r, "layer2_1/se_pool")["output"] == Json({2, 1, 1, 512}));
+  CHECK(num(layer(r, "layer2_1/se_squeeze")["params"]) == 512 * 16 + 16);
+  CHECK(layer(r, "layer2_1/se_scale")["output"] == Json({2, 28, 28, 512}));
+  CHECK(layer(r, "layer4_2_relu")["output"] == Json({2, 7, 7, 2048}));
 }
 
 TEST_CASE("MobileNetV2 1.0/224 has the published 3,504,872 parameters", "[modern_cnn]") {

@@ -116,7 +116,7 @@ TEST_CASE("the layer-wise search matches its reference on AlexNet VGG-16 and Inc
 
 TEST_CASE("the layer-wise search matches its reference on the other CNN presets") {
   for (const char* key : {"googlenet_v1", "resnet50_v1_5", "mobilenet_v2", "nin", "overfeat", "vgg_a", "alexnet_owt",
-                          "dcgan_generator_test"})
+                          "dcgan_generator_test", "se_resnext101_32x4d"})
     for (long devices : {4L, 16L}) compare_preset(key, devices, 4);
 }
 

@@ -2,6 +2,6 @@
 
 namespace paleo {
 
-inline constexpr const char* kVersion = "0.3.10";
+inline constexpr const char* kVersion = "0.3.11";
 
 }  // namespace paleo

@@ -75,12 +75,41 @@ void add_copy(const Layer& l, double flops_per_output, double backward_flops, co
   for (const Shape& in : l.inputs) model.add_mem(c.backward_data, product(in) * element_bytes);
 }
 
+// A sum or product of k inputs. Forward: read each input, write the output (k - 1 FLOPs per
+// output element). Backward of a sum: read the output's gradient once and write each input's at
+// its own size; a broadcast input's gradient sums the output's over the broadcast dimensions (one
+// more read). Backward of a product: each input's gradient reads the output's and the other
+// inputs, as PyTorch's kernels do (x * s: dX = dY * s, ds = sum(dY * x)).
+void add_elementwise_layer(const Layer& l, const CostModel& model, PassCosts& c) {
+  const double out = product(l.output);
+  const double element_bytes = model.activation_bytes();
+  const double others = static_cast<double>(l.inputs.size()) - 1;
+  model.add_comp(c.forward, others * out);
+  for (const Shape& in : l.inputs) model.add_mem(c.forward, product(in) * element_bytes);
+  model.add_mem(c.forward, out * element_bytes);
+  if (!l.elementwise_product) model.add_mem(c.backward_data, out * element_bytes);
+  double input_bytes = 0;
+  for (const Shape& in : l.inputs) input_bytes += product(in) * element_bytes;
+  for (const Shape& in : l.inputs) {
+    const double size = product(in);
+    const bool broadcast = size < out;
+    if (l.elementwise_product) {
+      model.add_comp(c.backward_data, others * out + (broadcast ? out : 0));
+      model.add_mem(c.backward_data, out * element_bytes + input_bytes - size * element_bytes);
+    } else if (broadcast) {
+      model.add_comp(c.backward_data, out);
+      model.add_mem(c.backward_data, out * element_bytes);
+    }
+    model.add_mem(c.backward_data, size * element_bytes);
+  }
+}
+
 }  // namespace
 
 bool add_memory_bound_cost(const Layer& l, const CostModel& model, PassCosts& c) {
   switch (l.kind) {
     case LayerKind::kElementwise:
-      add_copy(l, static_cast<double>(l.inputs.size()) - 1, 0, model, c);
+      add_elementwise_layer(l, model, c);
       return true;
     case LayerKind::kConcatenate:
       add_copy(l, 0, 0, model, c);

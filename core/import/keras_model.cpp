@@ -299,13 +299,19 @@ class KerasMapper {
     return emit(l.name, p, l, in);
   }
 
+  // Keras broadcasts a dimension of 1 (a squeeze-and-excitation's Multiply of [N, H, W, C] by
+  // [N, 1, 1, C]); so does Paleo's Elementwise.
   std::string elementwise(KerasLayer& l) {
     if (l.inputs.size() < 2) throw Error("needs two or more inputs", l.name, "inbound_nodes");
-    for (const Shape& s : l.inputs)
-      if (s != l.inputs[0])
-        throw Error("inputs of different shapes: [" + shape_to_string(l.inputs[0]) + "] and [" + shape_to_string(s) + "]", l.name,
-                    "inbound_nodes");
-    return emit(l.name, {{"type", "Elementwise"}}, l, l.inputs[0]);
+    Shape out = l.inputs[0];
+    for (const Shape& s : l.inputs) {
+      if (!broadcast_shapes(out, s, out))
+        throw Error("inputs of shapes that do not broadcast: [" + shape_to_string(l.inputs[0]) + "] and [" +
+                        shape_to_string(s) + "]", l.name, "inbound_nodes");
+    }
+    Json params = {{"type", "Elementwise"}};
+    if (l.class_name == "Multiply") params["operation"] = "product";
+    return emit(l.name, std::move(params), l, out);
   }
 
   std::string concatenate(KerasLayer& l) {

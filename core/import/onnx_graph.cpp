@@ -384,7 +384,17 @@ class OnnxMapper {
     for (const Tensor* t : in)
       if (t->shape == out) same.push_back(t);
     if (same.empty()) return view(n, name, x, out, "Generic");
-    add(name, {{"type", "Elementwise"}}, same, n, out, same[0]->image);
+    // An activation broadcast over the others (a squeeze-and-excitation's [N, C, 1, 1] scale) is
+    // a parent too, when Paleo can broadcast it: an image of one rank, a batch of its own, 1 or
+    // the output's size in every other dimension.
+    Shape stretched;
+    for (const Tensor* t : in)
+      if (t->shape != out && t->image == same[0]->image && broadcast_shapes(out, t->shape, stretched) &&
+          stretched == out)
+        same.push_back(t);
+    Json params = {{"type", "Elementwise"}};
+    if (same.size() > 1 && (op == "Mul" || op == "Div")) params["operation"] = "product";
+    add(name, std::move(params), same, n, out, same[0]->image);
   }
 
   void concat(const Json& n, const std::string& name, const Json& attrs, const std::vector<const Tensor*>& in) {

@@ -58,10 +58,15 @@ Box needed(const NeedRule& r, const Dims4& in, const Box& out) {
     need.lo[2] = std::clamp<Dim>(out.lo[2] * r.sw - r.pw, 0, in[2]);
     need.hi[2] = std::clamp<Dim>((out.hi[2] - 1) * r.sw - r.pw + r.kw, 0, in[2]);
   } else if (r.mode == NeedRule::kSameRegion) {
-    need.lo[1] = out.lo[1];
-    need.hi[1] = out.hi[1];
-    need.lo[2] = out.lo[2];
-    need.hi[2] = out.hi[2];
+    // A broadcast input (one row or column for the whole image) is needed whole along it.
+    if (in[1] > 1) {
+      need.lo[1] = out.lo[1];
+      need.hi[1] = out.hi[1];
+    }
+    if (in[2] > 1) {
+      need.lo[2] = out.lo[2];
+      need.hi[2] = out.hi[2];
+    }
   }
   if (r.keep_channels) {
     need.lo[3] = out.lo[3];

@@ -301,6 +301,24 @@ void shape_concatenate(Layer& l, const LayerSpec& spec) {
   element_count(l.output, l.name, "parents");
 }
 
+// Inputs of one rank whose dimensions agree or are 1 past the batch (broadcast, as NumPy and
+// PyTorch do: a squeeze-and-excitation's [N, 1, 1, C] scale over its [N, H, W, C] features).
+void shape_elementwise(Layer& l, const LayerSpec& spec) {
+  if (l.inputs.empty()) throw Error("needs at least one parent", l.name, "parents");
+  if (spec.params->contains("operation")) {
+    const Json& op = (*spec.params)["operation"];
+    if (!op.is_string() || (op != "sum" && op != "product"))
+      throw Error("must be \"sum\" or \"product\"", l.name, "operation");
+    l.elementwise_product = op == "product";
+  }
+  l.output = l.inputs[0];
+  for (const Shape& in : l.inputs) {
+    if (!broadcast_shapes(l.output, in, l.output))
+      throw Error("inputs [" + shape_to_string(l.inputs[0]) + "] and [" + shape_to_string(in) +
+                      "] neither match nor broadcast (a dimension past the batch may be 1)", l.name, "parents");
+  }
+}
+
 // Batch norm learns a scale and a shift per channel (the last dimension); its running mean and
 // variance are statistics, not parameters. The original's BatchNorm is a free Generic layer.
 // Layer norm (over the last dimension of each sample) learns the same 2 C and is priced alike.
@@ -328,14 +346,7 @@ void shape_layer(Layer& l, const LayerSpec& spec, Dim batch_size, const ModelPro
     case LayerKind::kInnerProduct: return shape_inner_product(l, spec);
     case LayerKind::kRecurrent: return shape_recurrent(l, spec);
     case LayerKind::kConcatenate: return shape_concatenate(l, spec);
-    case LayerKind::kElementwise:
-      if (l.inputs.empty()) throw Error("needs at least one parent", l.name, "parents");
-      for (const Shape& in : l.inputs)
-        if (in != l.inputs[0])
-          throw Error("inputs must have one shape: [" + shape_to_string(l.inputs[0]) + "] vs [" +
-                          shape_to_string(in) + "]", l.name, "parents");
-      l.output = l.inputs[0];
-      return;
+    case LayerKind::kElementwise: return shape_elementwise(l, spec);
     case LayerKind::kSoftmax: {
       const Shape& in = single_input(l);
       Dim classes = in.back();

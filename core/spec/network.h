@@ -48,6 +48,9 @@ struct Layer {
   Dim rnn_units = 0;     // H
   Dim rnn_gates = 0;     // 4, 3, 1
   bool rnn_fused = true;  // one fused elementwise kernel per step, or one per operation
+  // Elementwise: "operation": "product" multiplies the inputs (a squeeze-and-excitation's channel
+  // scaling); the default "sum" adds them. Its backward pass reads the other inputs.
+  bool elementwise_product = false;
 
   // The original's device id: the split number, or device 0.
   std::string device_id() const { return on_split_device ? split_device : "0"; }

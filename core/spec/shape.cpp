@@ -26,6 +26,17 @@ double product(const Shape& shape) {
   return p;
 }
 
+bool broadcast_shapes(const Shape& a, const Shape& b, Shape& out) {
+  if (a.size() != b.size() || a.empty() || a[0] != b[0]) return false;
+  out = a;
+  for (std::size_t d = 1; d < a.size(); ++d) {
+    if (a[d] == b[d] || b[d] == 1) continue;
+    if (a[d] != 1) return false;
+    out[d] = b[d];
+  }
+  return true;
+}
+
 std::string shape_to_string(const Shape& shape) {
   std::string out;
   for (std::size_t i = 0; i < shape.size(); ++i) {

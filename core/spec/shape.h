@@ -20,6 +20,12 @@ Dim element_count(const Shape& shape, const std::string& layer, const std::strin
 // Unchecked product for shapes already validated.
 double product(const Shape& shape);
 
+// The shape of an element-wise operation on `a` and `b`, broadcast as NumPy and PyTorch do past
+// the batch (a dimension of 1 stretches to the other's: a squeeze-and-excitation's [N, 1, 1, C]
+// over its [N, H, W, C]); false when they differ in rank, batch or a dimension neither is 1 of.
+// `out` may be `a`.
+bool broadcast_shapes(const Shape& a, const Shape& b, Shape& out);
+
 // "128x224x224x3", the original's notation.
 std::string shape_to_string(const Shape& shape);
 
