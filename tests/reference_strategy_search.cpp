@@ -87,7 +87,7 @@ Box needed(const Layer& consumer, const std::array<Dim, 4>& in, const Box& out) 
       need.hi[2] = out.hi[2];
     }
   }
-  if (!channel_mixing(consumer)) {  // pooling and element-wise layers keep their channels
+  if (!channel_mixing(consumer) && in[3] > 1) {  // pooling and element-wise layers keep their channels
     need.lo[3] = out.lo[3];
     need.hi[3] = out.hi[3];
   }

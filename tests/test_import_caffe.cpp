@@ -146,6 +146,21 @@ TEST_CASE("Caffe import: conversion rules on small nets", "[import][caffe]") {
     request["profile"] = "paleo2026";
     CHECK(layer_named(answer(request)["layers"], "g")["output"] == Json({128, 1, 1, 6}));
   }
+  SECTION("Eltwise PROD is a product: its backward pass reads the other input") {
+    auto backward_bytes = [](const std::string& operation) {
+      Json request = request_for("layers", kHeader +
+          "layer { name: 'c1' type: 'Convolution' bottom: 'img' top: 'c1' convolution_param { num_output: 8 kernel_size: 3 } }\n"
+          "layer { name: 'c2' type: 'Convolution' bottom: 'img' top: 'c2' convolution_param { num_output: 8 kernel_size: 3 } }\n"
+          "layer { name: 'e' type: 'Eltwise' bottom: 'c1' bottom: 'c2' top: 'e' eltwise_param { operation: " + operation +
+          " } }\n");
+      request["profile"] = "paleo2026";
+      return layer_named(answer(request)["layers"], "e")["backward_data"]["bytes"].get<double>();
+    };
+    // A sum reads the gradient and writes two (3 passes); a product's two gradients each read the
+    // gradient and the other input and write their own (6 passes).
+    CHECK(backward_bytes("PROD") == 2 * backward_bytes("SUM"));
+    CHECK(backward_bytes("MAX") == backward_bytes("SUM"));
+  }
   SECTION("an Input layer, SoftmaxWithLoss reads only its first bottom, other types are Generic with a warning") {
     const Json r = answer(request_for("layers",
         "layer { name: 'in' type: 'Input' top: 'x' top: 'label' input_param { shape { dim: [2, 4, 8, 8] } } }\n"

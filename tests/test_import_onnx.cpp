@@ -321,9 +321,12 @@ TEST_CASE("ONNX import: a squeeze-and-excitation's Mul takes the broadcast scale
   // Priced as a product under paleo2026: the backward pass reads x and the scale (fp32).
   const Json priced = answer(Json{{"command", "layers"}, {"net", net}, {"batch_size", 2}, {"device", "H100_SXM"},
                                   {"precision", "fp32"}});
+  int found = 0;
   for (const Json& l : priced["layers"])
     if (l["name"] == "scale") {
+      ++found;
       const double big = 2 * 4 * 4 * 8, small = 2 * 8;
       CHECK(l["backward_data"]["bytes"].get<double>() == 4 * (4 * big + 2 * small));
     }
+  CHECK(found == 1);
 }

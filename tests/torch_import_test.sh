@@ -99,4 +99,44 @@ PY
     status=1
   fi
 done
+# A squeeze-and-excitation (x * sigmoid(conv(relu(conv(mean(x)))))): the product takes the
+# broadcast [1, 8, 1, 1] scale as its second parent.
+"$python" - "$here/tools" "$scratch/se.json" <<'PY'
+import json
+import sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[1])
+import torch
+import torch.nn as nn
+from paleo_from_torch import spec_from_module
+
+
+class SqueezeExcitation(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.reduce = nn.Conv2d(8, 2, 1)
+        self.expand = nn.Conv2d(2, 8, 1)
+
+    def forward(self, x):
+        return x * torch.sigmoid(self.expand(torch.relu(self.reduce(self.pool(x)))))
+
+
+spec, warnings = spec_from_module(SqueezeExcitation(), torch.randn(1, 8, 4, 4))
+json.dump(spec, open(sys.argv[2], "w"))
+PY
+"$paleo" layers "$scratch/se.json" --format json > "$scratch/se_out.json"
+se=$("$python" -c '
+import json, sys
+layers = json.load(open(sys.argv[1]))["layers"]
+product = [l for l in layers if l["type"] == "Elementwise"]
+spec = json.load(open(sys.argv[2]))["layers"]
+ops = [l.get("operation") for l in spec.values() if l["type"] == "Elementwise"]
+print(len(product), product[0]["inputs"] if product else None, ops)' "$scratch/se_out.json" "$scratch/se.json")
+if [ "$se" = "1 [[1, 4, 4, 8], [1, 1, 1, 8]] ['product']" ]; then
+  echo "ok: squeeze-and-excitation: one Elementwise product of $se"
+else
+  echo "FAILED: squeeze-and-excitation: Elementwise layers, inputs and operations $se, expected 1 [[1, 4, 4, 8], [1, 1, 1, 8]] ['product']"
+  status=1
+fi
 exit $status

@@ -25,6 +25,14 @@ import torch.nn.functional as F
 from torch.fx.passes.shape_prop import ShapeProp
 
 
+def broadcasts_to(shape, out):
+    """Whether `shape` stretches to `out` as Paleo's Elementwise broadcasts: one rank, one batch,
+    each other dimension equal or 1."""
+    shape, out = list(shape), list(out)
+    return (len(shape) == len(out) and bool(shape) and shape[0] == out[0]
+            and all(s == o or s == 1 for s, o in zip(shape[1:], out[1:])))
+
+
 def _pair(v):
     return (v, v) if isinstance(v, int) else tuple(v)
 
@@ -253,13 +261,20 @@ class _Mapper:
             params["axis"] = -1
         self.emit(node, params, [x], False)
 
-    def elementwise(self, node):
+    def elementwise(self, node, product=False):
         tensors = self.tensor_args(node)
         out = self.shape_of(node)
         same = [t for t in tensors if self.values[t][1] == out]
         if not same:
             return self.generic(node, str(node.target))
-        self.emit(node, {"type": "Elementwise"}, same, self.values[same[0]][2])
+        image = self.values[same[0]][2]
+        # An activation broadcast over the others (a squeeze-and-excitation's [N, C, 1, 1] scale):
+        # a parent too, as Paleo's Elementwise broadcasts a dimension of 1 past the batch.
+        same += [t for t in tensors if t not in same and self.values[t][2] == image and broadcasts_to(self.values[t][1], out)]
+        params = {"type": "Elementwise"}
+        if product and len(same) > 1:
+            params["operation"] = "product"
+        self.emit(node, params, same, image)
 
     def concat(self, node):
         inputs = [t for t in node.args[0] if t in self.values]
@@ -279,7 +294,7 @@ class _Mapper:
             return
         x = tensors[0]
         if f in (operator.add, torch.add, operator.mul, torch.mul, operator.sub, torch.sub):
-            return self.elementwise(node)
+            return self.elementwise(node, f in (operator.mul, torch.mul))
         if f in (torch.flatten, torch.reshape):
             return self.reshape(node, x)
         if f in (torch.cat, torch.concat):
@@ -323,7 +338,7 @@ class _Mapper:
         if method in ("relu", "relu_"):
             return self.same_kind(node, "ReLU", x)
         if method in ("add", "add_", "mul", "mul_"):
-            return self.elementwise(node)
+            return self.elementwise(node, method in ("mul", "mul_"))
         if method == "softmax":
             return self.softmax(node, x)
         return self.generic(node, "." + method)

@@ -188,6 +188,9 @@ class Converter {
       params["dim"] = kNchwToNhwc[axis];
     } else if (type == "Eltwise") {
       params["type"] = "Elementwise";
+      // EltwiseParameter.operation: PROD (0) multiplies; SUM (1, the default) and MAX price alike.
+      const std::string op = text(message(l, "eltwise_param", name), "operation", name);
+      if (op == "PROD" || op == "0") params["operation"] = "product";
     } else if (type == "Softmax" || type == "SoftmaxWithLoss" || type == "Accuracy") {
       params["type"] = type == "Accuracy" ? "Generic" : "Softmax";
       if (type != "Softmax" && used.size() > 1) used.resize(1);  // the label is no input

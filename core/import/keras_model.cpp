@@ -306,7 +306,7 @@ class KerasMapper {
     Shape out = l.inputs[0];
     for (const Shape& s : l.inputs) {
       if (!broadcast_shapes(out, s, out))
-        throw Error("inputs of shapes that do not broadcast: [" + shape_to_string(l.inputs[0]) + "] and [" +
+        throw Error("inputs of shapes that do not broadcast: [" + shape_to_string(out) + "] and [" +
                         shape_to_string(s) + "]", l.name, "inbound_nodes");
     }
     Json params = {{"type", "Elementwise"}};

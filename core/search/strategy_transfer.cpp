@@ -68,7 +68,7 @@ Box needed(const NeedRule& r, const Dims4& in, const Box& out) {
       need.hi[2] = out.hi[2];
     }
   }
-  if (r.keep_channels) {
+  if (r.keep_channels && in[3] > 1) {  // a single channel is broadcast: needed whole
     need.lo[3] = out.lo[3];
     need.hi[3] = out.hi[3];
   }

@@ -314,7 +314,7 @@ void shape_elementwise(Layer& l, const LayerSpec& spec) {
   l.output = l.inputs[0];
   for (const Shape& in : l.inputs) {
     if (!broadcast_shapes(l.output, in, l.output))
-      throw Error("inputs [" + shape_to_string(l.inputs[0]) + "] and [" + shape_to_string(in) +
+      throw Error("inputs of shape [" + shape_to_string(l.output) + "] and [" + shape_to_string(in) +
                       "] neither match nor broadcast (a dimension past the batch may be 1)", l.name, "parents");
   }
 }

@@ -1,5 +1,7 @@
 #include "core/spec/shape.h"
 
+#include <utility>
+
 #include "core/base/error.h"
 
 namespace paleo {
@@ -28,12 +30,13 @@ double product(const Shape& shape) {
 
 bool broadcast_shapes(const Shape& a, const Shape& b, Shape& out) {
   if (a.size() != b.size() || a.empty() || a[0] != b[0]) return false;
-  out = a;
+  Shape shape = a;
   for (std::size_t d = 1; d < a.size(); ++d) {
     if (a[d] == b[d] || b[d] == 1) continue;
     if (a[d] != 1) return false;
-    out[d] = b[d];
+    shape[d] = b[d];
   }
+  out = std::move(shape);
   return true;
 }
 

@@ -22,8 +22,8 @@ double product(const Shape& shape);
 
 // The shape of an element-wise operation on `a` and `b`, broadcast as NumPy and PyTorch do past
 // the batch (a dimension of 1 stretches to the other's: a squeeze-and-excitation's [N, 1, 1, C]
-// over its [N, H, W, C]); false when they differ in rank, batch or a dimension neither is 1 of.
-// `out` may be `a`.
+// over its [N, H, W, C]); false (`out` untouched) when they differ in rank, batch or a dimension
+// neither is 1 of. `out` may be `a` or `b`.
 bool broadcast_shapes(const Shape& a, const Shape& b, Shape& out);
 
 // "128x224x224x3", the original's notation.
