@@ -64,10 +64,9 @@ void add_elementwise(const Elementwise& op, double elements, const CostModel& mo
 }
 
 // Read every input, write the output; backward reads the output gradient and writes each input's.
-void add_copy(const Layer& l, double flops_per_output, double backward_flops, const CostModel& model, PassCosts& c) {
+void add_copy(const Layer& l, double backward_flops, const CostModel& model, PassCosts& c) {
   const double out = product(l.output);
   const double element_bytes = model.activation_bytes();
-  model.add_comp(c.forward, flops_per_output * out);
   for (const Shape& in : l.inputs) model.add_mem(c.forward, product(in) * element_bytes);
   model.add_mem(c.forward, out * element_bytes);
   model.add_comp(c.backward_data, backward_flops);
@@ -85,11 +84,13 @@ void add_elementwise_layer(const Layer& l, const CostModel& model, PassCosts& c)
   const double element_bytes = model.activation_bytes();
   const double others = static_cast<double>(l.inputs.size()) - 1;
   model.add_comp(c.forward, others * out);
-  for (const Shape& in : l.inputs) model.add_mem(c.forward, product(in) * element_bytes);
+  double input_bytes = 0;
+  for (const Shape& in : l.inputs) {
+    model.add_mem(c.forward, product(in) * element_bytes);
+    input_bytes += product(in) * element_bytes;
+  }
   model.add_mem(c.forward, out * element_bytes);
   if (!l.elementwise_product) model.add_mem(c.backward_data, out * element_bytes);
-  double input_bytes = 0;
-  for (const Shape& in : l.inputs) input_bytes += product(in) * element_bytes;
   for (const Shape& in : l.inputs) {
     const double size = product(in);
     const bool broadcast = size < out;
@@ -112,10 +113,10 @@ bool add_memory_bound_cost(const Layer& l, const CostModel& model, PassCosts& c)
       add_elementwise_layer(l, model, c);
       return true;
     case LayerKind::kConcatenate:
-      add_copy(l, 0, 0, model, c);
+      add_copy(l, 0, model, c);
       return true;
     case LayerKind::kUpSampling:  // backward sums each window into its source element
-      add_copy(l, 0, product(l.output), model, c);
+      add_copy(l, product(l.output), model, c);
       return true;
     case LayerKind::kSoftmax:
     case LayerKind::kZeroCost: {
