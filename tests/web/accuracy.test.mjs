@@ -110,6 +110,8 @@ test('"How accurate is it?" shows the CLI\'s validate: scatter, families and cas
   assert.equal(await page.locator('#accuracy-cases').isVisible(), false);
   assert.equal(await page.locator('#accuracy-cases tbody tr').count(), 0, 'the rows are laid out when asked for');
   await page.click('#accuracy-cases-box > summary');
+  // The rows are laid out by the disclosure's toggle event, a task after the click.
+  await page.waitForSelector('#accuracy-cases tbody tr');
   assert.equal(await page.locator('#accuracy-cases').isVisible(), true);
   const rows = await rowsOf(page, '#accuracy-cases');
   assert.deepEqual(rows, validation.cases.map((c) => [c.id, c.family, compareUnit(c.compare),
