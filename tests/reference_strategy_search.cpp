@@ -216,24 +216,34 @@ double transfer_ms(const StrategyProblem& p, int producer, const StrategyConfig&
   const Layer& to = p.net->layers[static_cast<std::size_t>(consumer)];
   const std::array<Dim, 4> in = dims4(from.output);
   const std::array<Dim, 4> out = dims4(to.output);
-  double worst = 0;
+  const long g = p.cluster.devices_per_node;
+  double worst = 0, near = 0, far = 0;  // in turn: from the consumer's node, from other nodes
   for (long q = 0; q < b.degree(); ++q) {
     const Box need = needed(to, in, part(out, b, q));
     double missing = need.volume();
     if (q < a.degree()) missing -= intersect(need, part(in, a, q)).volume();
     worst = std::max(worst, missing);
+    double here = 0;
+    for (long src = q / g * g; src < std::min(q / g * g + g, a.degree()); ++src)
+      if (src != q) here += intersect(need, part(in, a, src)).volume();
+    near += here;
+    far += missing - here;
   }
   if (worst <= 0) return 0;
-  const bool one_node = std::max(a.degree(), b.degree()) <= p.cluster.devices_per_node;
+  const bool one_node = std::max(a.degree(), b.degree()) <= g;
   const Link& link = one_node ? p.cluster.intra : p.cluster.inter;
-  // Across nodes a node's devices share its NICs.
-  const double g = static_cast<double>(p.cluster.devices_per_node);
-  const double share = one_node ? 1.0 : std::min(static_cast<double>(p.cluster.nics_per_node), g) / g;
-  return link.alpha_ms() + worst * p.model.activation_bytes() * link.ms_per_byte() / share;
+  // At once, across nodes a node's devices share its NICs; in turn, each pair has a whole link.
+  const double per_node = static_cast<double>(g);
+  const double share =
+      one_node ? 1.0 : std::min(static_cast<double>(p.cluster.nics_per_node), per_node) / per_node;
+  const double s = p.model.transfer_serialization();
+  const double at_once_ms = worst * link.ms_per_byte() / share;
+  const double in_turn_ms = near * p.cluster.intra.ms_per_byte() + far * p.cluster.inter.ms_per_byte();
+  return link.alpha_ms() + p.model.activation_bytes() * ((1 - s) * at_once_ms + s * in_turn_ms);
 }
 
 double strategy_cost(const StrategyProblem& p, const std::vector<int>& choice) {
-  double total = 0;
+  double total = p.model.step_overhead_ms();  // the era's runtime time per step, once
   const auto& layers = p.net->layers;
   for (std::size_t i = 0; i < layers.size(); ++i) {
     const auto c = static_cast<std::size_t>(choice[i]);

@@ -98,9 +98,11 @@ void compare(const paleo::Request& r, const paleo::Network& net, const paleo::Cl
   }
 }
 
-void compare_preset(const std::string& key, long devices, long per_node) {
-  INFO(key << " on " << devices << " devices, " << per_node << " per node");
-  const paleo::Request r = paleo::parse_request(Json{{"command", "layers"}, {"net", key}, {"batch_size", 32}});
+void compare_preset(const std::string& key, long devices, long per_node, const std::string& era = "") {
+  INFO(key << " on " << devices << " devices, " << per_node << " per node" << (era.empty() ? "" : ", era " + era));
+  Json request{{"command", "layers"}, {"net", key}, {"batch_size", 32}};
+  if (!era.empty()) request["software_era"] = era;
+  const paleo::Request r = paleo::parse_request(request);
   const paleo::Network net = paleo::build_network(r.scenario.spec, r.scenario.graph, 32 * devices, *r.scenario.profile);
   compare(r, net, paper_cluster(devices, per_node));
 }
@@ -118,6 +120,12 @@ TEST_CASE("the layer-wise search matches its reference on the other CNN presets"
   for (const char* key : {"googlenet_v1", "resnet50_v1_5", "mobilenet_v2", "nin", "overfeat", "vgg_a", "alexnet_owt",
                           "dcgan_generator_test", "se_resnext101_32x4d"})
     for (long devices : {4L, 16L}) compare_preset(key, devices, 4);
+}
+
+TEST_CASE("the layer-wise search matches its reference where the era moves transfers in turn") {
+  // OptCNN's runtime (transfer_serialization 1): the edge tables sum every device's missing part.
+  for (const char* key : {"alexnet_owt", "vgg16", "inception_v3"})
+    for (long devices : {4L, 8L, 16L}) compare_preset(key, devices, 4, "legion_cudnn7_2018");
 }
 
 TEST_CASE("the layer-wise search matches its reference on random layer graphs") {

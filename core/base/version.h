@@ -2,6 +2,6 @@
 
 namespace paleo {
 
-inline constexpr const char* kVersion = "0.3.11";
+inline constexpr const char* kVersion = "0.3.12";
 
 }  // namespace paleo

@@ -26,7 +26,7 @@ const std::vector<FittedParameter>& fittable_parameters() {
       fitted("winograd_ceiling", 0.02, 1, true), fitted("step_overhead_ms", 0, 200, false),
       fitted("message_overhead_ms", 0, 10, false), fitted("misaligned_tensor_core", 0.02, 1, true),
       fitted("pooling_efficiency", 0.02, 1, true), fitted("odd_tensor_core", 0.02, 1, true),
-      fitted("launch_interval_ms", 0, 1, false),
+      fitted("launch_interval_ms", 0, 1, false), fitted("transfer_serialization", 0, 1, false),
   };
   return all;
 }

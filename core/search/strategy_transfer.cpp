@@ -187,44 +187,76 @@ double worst_missing(const DeviceBoxes& own, std::size_t a, const DeviceBoxes& n
   return worst;
 }
 
-// The elements missing on all the devices of consumer configuration `b` together.
-double total_missing(const DeviceBoxes& own, std::size_t a, const DeviceBoxes& need, std::size_t b) {
+// The elements missing on all the devices of consumer configuration `b` together, by where they
+// come from: the producer's parts on the other devices of the consumer device's node (device q is
+// on node q / per_node), and those on other nodes. The producer's parts tile its output, so a
+// device's missing elements are its needed box less what it holds.
+struct MissingElements {
+  double same_node = 0, other_nodes = 0;
+  double total() const { return same_node + other_nodes; }
+};
+
+MissingElements missing_by_source(const DeviceBoxes& own, std::size_t a, const DeviceBoxes& need, std::size_t b,
+                                  std::size_t per_node) {
   const std::size_t oa = own.first[a], ob = need.first[b];
   const std::size_t da = own.devices(a), db = need.devices(b);
-  double total = 0;
+  auto overlap = [&](std::size_t p, std::size_t q) {  // producer part p within consumer q's box
+    double v = 1;
+    for (int d = 0; d < 4; ++d)
+      v *= std::max(0.0, std::min(need.hi[d][ob + q], own.hi[d][oa + p]) -
+                             std::max(need.lo[d][ob + q], own.lo[d][oa + p]));
+    return v;
+  };
+  MissingElements out;
   for (std::size_t q = 0; q < db; ++q) {
-    double held = 0;
-    if (q < da) {
-      held = 1;
-      for (int d = 0; d < 4; ++d)
-        held *= std::max(0.0, std::min(need.hi[d][ob + q], own.hi[d][oa + q]) -
-                                  std::max(need.lo[d][ob + q], own.lo[d][oa + q]));
-    }
-    total += need.volume[ob + q] - held;
+    const double missing = need.volume[ob + q] - (q < da ? overlap(q, q) : 0.0);
+    const std::size_t first = q / per_node * per_node, last = std::min(first + per_node, da);
+    double near = 0;
+    for (std::size_t p = first; p < last; ++p)
+      if (p != q) near += overlap(p, q);
+    out.same_node += near;
+    out.other_nodes += missing - near;
   }
-  return total;
+  return out;
 }
 
-// Elements missing on the slowest device, as time over the link the two configurations span.
-// Across nodes every device of a node takes its part at once, so the node's devices share its
-// NICs, as the collectives price it (Cluster::shared_inter, docs/cluster.md).
+// Missing elements as time over the links. Moved at once, the slowest device's elements over the
+// link the two configurations span: across nodes every device of a node takes its part at the same
+// time, so the node's devices share its NICs, as the collectives price it (Cluster::shared_inter,
+// docs/cluster.md). Moved one device pair after another (the era's transfer_serialization), the
+// elements of all devices in sequence, each pair at its own link's rate (the node's link inside a
+// node, one inter-node link between nodes), as OptCNN's cost model prices t_x.
 struct TransferPrice {
-  long per_node = 1;
+  std::size_t per_node = 1;
   double intra_alpha_ms = 0, intra_ms_per_byte = 0, inter_alpha_ms = 0, inter_ms_per_byte = 0;
+  double inter_pair_ms_per_byte = 0;
   double element_bytes = 0;
+  double serialization = 0;
 
   explicit TransferPrice(const StrategyProblem& p)
-      : per_node(p.cluster.devices_per_node),
+      : per_node(static_cast<std::size_t>(std::max<std::int64_t>(1, p.cluster.devices_per_node))),
         intra_alpha_ms(p.cluster.intra.alpha_ms()),
         intra_ms_per_byte(p.cluster.intra.ms_per_byte()),
         inter_alpha_ms(p.cluster.inter.alpha_ms()),
         inter_ms_per_byte(p.cluster.shared_inter().ms_per_byte()),
-        element_bytes(p.model.activation_bytes()) {}
+        inter_pair_ms_per_byte(p.cluster.inter.ms_per_byte()),
+        element_bytes(p.model.activation_bytes()),
+        serialization(p.model.transfer_serialization()) {}
 
-  double ms(double worst, long da, long db) const {
+  // The t_x of producer configuration `a` to consumer configuration `b` (their positions in the
+  // boxes' lists) of `da` and `db` devices.
+  double ms(const DeviceBoxes& own, std::size_t a, const DeviceBoxes& need, std::size_t b, long da, long db) const {
+    const double worst = worst_missing(own, a, need, b);
     if (worst <= 0) return 0;
-    if (std::max(da, db) <= per_node) return intra_alpha_ms + worst * element_bytes * intra_ms_per_byte;
-    return inter_alpha_ms + worst * element_bytes * inter_ms_per_byte;
+    const bool one_node = static_cast<std::size_t>(std::max(da, db)) <= per_node;
+    const double at_once = worst * (one_node ? intra_ms_per_byte : inter_ms_per_byte);
+    double in_turn = 0;
+    if (serialization > 0) {
+      const MissingElements m = missing_by_source(own, a, need, b, per_node);
+      in_turn = m.same_node * intra_ms_per_byte + m.other_nodes * inter_pair_ms_per_byte;
+    }
+    return (one_node ? intra_alpha_ms : inter_alpha_ms) +
+           element_bytes * ((1 - serialization) * at_once + serialization * in_turn);
   }
 };
 
@@ -308,7 +340,7 @@ TransferTables transfer_tables(const StrategyProblem& p) {
       std::vector<double> table(as.size() * bs.size());
       for (std::size_t a = 0; a < as.size(); ++a)
         for (std::size_t b = 0; b < bs.size(); ++b)
-          table[a * bs.size() + b] = price.ms(worst_missing(own, a, need, b), as[a].degree(), bs[b].degree());
+          table[a * bs.size() + b] = price.ms(own, a, need, b, as[a].degree(), bs[b].degree());
       out.tables.push_back(std::move(table));
     }
   }
@@ -319,14 +351,15 @@ double transfer_entry_ms(const StrategyProblem& p, int producer, const StrategyC
                          const StrategyConfig& b) {
   DeviceBoxes own, need;
   lay_out_pair(p, producer, a, consumer, b, own, need);
-  return TransferPrice(p).ms(worst_missing(own, 0, need, 0), a.degree(), b.degree());
+  return TransferPrice(p).ms(own, 0, need, 0, a.degree(), b.degree());
 }
 
 double transfer_entry_bytes(const StrategyProblem& p, int producer, const StrategyConfig& a, int consumer,
                             const StrategyConfig& b) {
   DeviceBoxes own, need;
   lay_out_pair(p, producer, a, consumer, b, own, need);
-  return total_missing(own, 0, need, 0) * p.model.activation_bytes();
+  const auto per_node = static_cast<std::size_t>(std::max<std::int64_t>(1, p.cluster.devices_per_node));
+  return missing_by_source(own, 0, need, 0, per_node).total() * p.model.activation_bytes();
 }
 
 }  // namespace paleo
