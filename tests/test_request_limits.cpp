@@ -311,6 +311,11 @@ TEST_CASE("the layer-wise search and the pipeline split are bounded before they 
   // transfer tables, a fraction of a second now.
   CHECK(answer({{"command", "search"}, {"net", "vgg16"}, {"devices", 1024}, {"devices_per_node", 8}}).value("ok", false));
   check_error(answer({{"command", "search"}, {"net", "alex_v2"}, {"devices", 2048}}), "devices", "up to 1024");
+  // Inception-v3 on 1024 devices, 4 a node (1,984,253 pairs x 1024, within the limit), moving its
+  // transfers in turn as OptCNN's runtime does: each device also looks at its node's 4 parts.
+  check_error(answer({{"command", "search"}, {"net", "inception_v3"}, {"devices", 1024}, {"devices_per_node", 4},
+                      {"software_era", "legion_cudnn7_2018"}}),
+              "devices", "looking at the 4 parts of its node");
   CHECK(answer({{"command", "search"}, {"net", "alex_v2"}, {"devices", 16}, {"devices_per_node", 4}}).value("ok", false));
   // The automatic pipeline split of 2,000 layers into 1,000 stages: 4e9 steps.
   const Json pipeline = answer({{"command", "estimate"}, {"net", chain_net(1999)}, {"cluster", "dgx1_v100_edr"},

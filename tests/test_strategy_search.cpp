@@ -243,6 +243,11 @@ TEST_CASE("a runtime that moves one device pair after another: every device's pa
         Approx(0.005 + at_once_ms).epsilon(1e-12));
   CHECK(paleo::transfer_entry_ms(problem(0.5, 2), 0, {8, 1, 1, 1}, 1, {1, 8, 1, 1}) ==
         Approx(0.005 + (in_turn_ms + at_once_ms) / 2).epsilon(1e-12));
+  // More consumers than producers: data split by samples over the first node's 4 devices (1,024
+  // elements each). Each of those lacks 3 x 1,024 from its node; each device of the second node
+  // lacks all 4,096, from the other node.
+  CHECK(paleo::transfer_entry_ms(problem(1, 2), 0, {4, 1, 1, 1}, 1, {1, 8, 1, 1}) ==
+        Approx(0.005 + (4 * 3072.0 * 4 / 20e9 + 4 * 4096.0 * 4 / 10e9) * 1e3).epsilon(1e-12));
   // Inside one node (channel-split 4 ways, each device lacking 3,072 elements): 4 x 3,072 x 4
   // bytes in turn over the node's link (1 us, 20 GB/s).
   CHECK(paleo::transfer_entry_ms(problem(1, 1), 0, {4, 1, 1, 1}, 1, {1, 4, 1, 1}) ==
@@ -255,6 +260,23 @@ TEST_CASE("a runtime that moves one device pair after another: every device's pa
   CHECK(paleo::strategy_cost(two, mp) - paleo::strategy_cost(zero, mp) ==
         Approx(in_turn_ms - at_once_ms).epsilon(1e-9));
   CHECK(paleo::transfer_entry_bytes(two, 0, {8, 1, 1, 1}, 1, {1, 8, 1, 1}) == 8 * 3584.0 * 4);
+}
+
+TEST_CASE("an upsampling layer split by samples needs only its samples' input: nothing moves", "[search]") {
+  // data [8, 8, 8, 8] -> up (UpSampling2D 2x2: [8, 16, 16, 8]) -> conv on 4 devices, all split by
+  // samples: each device already holds its samples' input, whatever the upsampled size.
+  const Json up = {{"type", "UpSampling2D"}, {"parents", {"data"}}, {"ksize", {1, 2, 2, 1}}};
+  const Json spec = net_of({{"up", up}, {"conv", layer("Convolution", {"up"})}});
+  const paleo::Request r = paleo::parse_request(Json{{"command", "layers"}, {"net", spec}, {"profile", "paleo2026"}});
+  const paleo::Network n = paleo::build_network(r.scenario.spec, r.scenario.graph, r.scenario.batch_size);
+  REQUIRE(n.layers[1].output == paleo::Shape({8, 16, 16, 8}));
+  const paleo::StrategyProblem p = paleo::make_strategy_problem(n, r.scenario.cost_model(), r.scenario.cost,
+                                                                cluster(1, 4, link(1.0, 20), link(5.0, 10)),
+                                                                paleo::collective_settings(r.scenario.device, 1));
+  CHECK(paleo::transfer_entry_bytes(p, 0, {4, 1, 1, 1}, 1, {4, 1, 1, 1}) == 0);
+  CHECK(paleo::transfer_entry_ms(p, 0, {4, 1, 1, 1}, 1, {4, 1, 1, 1}) == 0);
+  // From one device, the other three lack their samples' 6 x 512 input elements.
+  CHECK(paleo::transfer_entry_bytes(p, 0, {1, 1, 1, 1}, 1, {4, 1, 1, 1}) == 6 * 512.0 * 4);
 }
 
 TEST_CASE("one weird trick: samples split up to the first dense layer, channels from it on", "[search]") {

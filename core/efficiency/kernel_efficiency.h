@@ -54,7 +54,7 @@ struct KernelEfficiency {
   // How the runtime moves a layer's input between the parts of a layer-wise strategy: 0, every
   // device takes its part at once (the slowest device's bytes); 1, one device pair after another
   // (the sum of all parts, as OptCNN's cost model prices t_x for its Legion runtime); between, a
-  // blend of the two.
+  // blend of the two prices (not a degree: a gather onto one device can be cheaper in turn).
   double transfer_serialization = 0;
 };
 

@@ -147,11 +147,16 @@ void check_search_space(const StrategyProblem& p) {
     for (int parent : p.net->layers[i].parents)
       pairs += static_cast<double>(p.configs[static_cast<std::size_t>(parent)].size()) *
                static_cast<double>(p.configs[i].size());
-  const double work = pairs * static_cast<double>(p.devices);
+  // Transfers moved in turn across nodes also look, for each device, at the parts of its node.
+  const bool in_turn = p.model.transfer_serialization() > 0 && p.cluster.devices_per_node < p.devices;
+  const double looks = static_cast<double>(in_turn ? std::max<std::int64_t>(1, p.cluster.devices_per_node) : 1);
+  const double work = pairs * static_cast<double>(p.devices) * looks;
   if (work > kMaxSearchWork)
     throw Error("the search would price " + std::to_string(static_cast<std::int64_t>(pairs)) +
                     " configuration pairs on " + std::to_string(p.devices) + " devices (" +
-                    std::to_string(static_cast<std::int64_t>(work)) + " pair-devices; the limit is " +
+                    std::to_string(static_cast<std::int64_t>(work)) + " pair-devices" +
+                    (in_turn ? ", each device looking at the " + std::to_string(p.cluster.devices_per_node) +
+                                   " parts of its node" : std::string()) + "; the limit is " +
                     std::to_string(static_cast<std::int64_t>(kMaxSearchWork)) + ", docs/api.md): ask for fewer devices",
                 "", "devices");
 }

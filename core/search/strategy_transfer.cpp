@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <map>
 
 #include "core/search/strategy_cost.h"
@@ -58,14 +59,16 @@ Box needed(const NeedRule& r, const Dims4& in, const Box& out) {
     need.lo[2] = std::clamp<Dim>(out.lo[2] * r.sw - r.pw, 0, in[2]);
     need.hi[2] = std::clamp<Dim>((out.hi[2] - 1) * r.sw - r.pw + r.kw, 0, in[2]);
   } else if (r.mode == NeedRule::kSameRegion) {
-    // A broadcast input (one row or column for the whole image) is needed whole along it.
+    // A broadcast input (one row or column for the whole image) is needed whole along it. The
+    // region is clamped to the input: UpSampling2D's output is larger than its input, and split
+    // by samples only, a part needs its samples' whole input image.
     if (in[1] > 1) {
-      need.lo[1] = out.lo[1];
-      need.hi[1] = out.hi[1];
+      need.lo[1] = std::min(out.lo[1], in[1]);
+      need.hi[1] = std::min(out.hi[1], in[1]);
     }
     if (in[2] > 1) {
-      need.lo[2] = out.lo[2];
-      need.hi[2] = out.hi[2];
+      need.lo[2] = std::min(out.lo[2], in[2]);
+      need.hi[2] = std::min(out.hi[2], in[2]);
     }
   }
   if (r.keep_channels && in[3] > 1) {  // a single channel is broadcast: needed whole
@@ -187,6 +190,10 @@ double worst_missing(const DeviceBoxes& own, std::size_t a, const DeviceBoxes& n
   return worst;
 }
 
+std::size_t devices_per_node(const StrategyProblem& p) {
+  return static_cast<std::size_t>(std::max<std::int64_t>(1, p.cluster.devices_per_node));
+}
+
 // The elements missing on all the devices of consumer configuration `b` together, by where they
 // come from: the producer's parts on the other devices of the consumer device's node (device q is
 // on node q / per_node), and those on other nodes. The producer's parts tile its output, so a
@@ -200,6 +207,7 @@ MissingElements missing_by_source(const DeviceBoxes& own, std::size_t a, const D
                                   std::size_t per_node) {
   const std::size_t oa = own.first[a], ob = need.first[b];
   const std::size_t da = own.devices(a), db = need.devices(b);
+  const bool one_node = std::max(da, db) <= per_node;  // then every part comes from the node
   auto overlap = [&](std::size_t p, std::size_t q) {  // producer part p within consumer q's box
     double v = 1;
     for (int d = 0; d < 4; ++d)
@@ -211,8 +219,8 @@ MissingElements missing_by_source(const DeviceBoxes& own, std::size_t a, const D
   for (std::size_t q = 0; q < db; ++q) {
     const double missing = need.volume[ob + q] - (q < da ? overlap(q, q) : 0.0);
     const std::size_t first = q / per_node * per_node, last = std::min(first + per_node, da);
-    double near = 0;
-    for (std::size_t p = first; p < last; ++p)
+    double near = one_node ? missing : 0.0;
+    for (std::size_t p = first; !one_node && p < last; ++p)
       if (p != q) near += overlap(p, q);
     out.same_node += near;
     out.other_nodes += missing - near;
@@ -228,35 +236,36 @@ MissingElements missing_by_source(const DeviceBoxes& own, std::size_t a, const D
 // node, one inter-node link between nodes), as OptCNN's cost model prices t_x.
 struct TransferPrice {
   std::size_t per_node = 1;
-  double intra_alpha_ms = 0, intra_ms_per_byte = 0, inter_alpha_ms = 0, inter_ms_per_byte = 0;
-  double inter_pair_ms_per_byte = 0;
+  double intra_alpha_ms = 0, inter_alpha_ms = 0;
+  double intra_ms_per_byte = 0;         // the node's link
+  double shared_inter_ms_per_byte = 0;  // a device's share of its node's NICs
+  double inter_ms_per_byte = 0;         // one inter-node link, whole
   double element_bytes = 0;
   double serialization = 0;
 
   explicit TransferPrice(const StrategyProblem& p)
-      : per_node(static_cast<std::size_t>(std::max<std::int64_t>(1, p.cluster.devices_per_node))),
+      : per_node(devices_per_node(p)),
         intra_alpha_ms(p.cluster.intra.alpha_ms()),
-        intra_ms_per_byte(p.cluster.intra.ms_per_byte()),
         inter_alpha_ms(p.cluster.inter.alpha_ms()),
-        inter_ms_per_byte(p.cluster.shared_inter().ms_per_byte()),
-        inter_pair_ms_per_byte(p.cluster.inter.ms_per_byte()),
+        intra_ms_per_byte(p.cluster.intra.ms_per_byte()),
+        shared_inter_ms_per_byte(p.cluster.shared_inter().ms_per_byte()),
+        inter_ms_per_byte(p.cluster.inter.ms_per_byte()),
         element_bytes(p.model.activation_bytes()),
         serialization(p.model.transfer_serialization()) {}
 
   // The t_x of producer configuration `a` to consumer configuration `b` (their positions in the
-  // boxes' lists) of `da` and `db` devices.
-  double ms(const DeviceBoxes& own, std::size_t a, const DeviceBoxes& need, std::size_t b, long da, long db) const {
+  // boxes' lists).
+  double ms(const DeviceBoxes& own, std::size_t a, const DeviceBoxes& need, std::size_t b) const {
     const double worst = worst_missing(own, a, need, b);
     if (worst <= 0) return 0;
-    const bool one_node = static_cast<std::size_t>(std::max(da, db)) <= per_node;
-    const double at_once = worst * (one_node ? intra_ms_per_byte : inter_ms_per_byte);
-    double in_turn = 0;
+    const bool one_node = std::max(own.devices(a), need.devices(b)) <= per_node;
+    const double at_once_ms = worst * element_bytes * (one_node ? intra_ms_per_byte : shared_inter_ms_per_byte);
+    double in_turn_ms = 0;
     if (serialization > 0) {
       const MissingElements m = missing_by_source(own, a, need, b, per_node);
-      in_turn = m.same_node * intra_ms_per_byte + m.other_nodes * inter_pair_ms_per_byte;
+      in_turn_ms = element_bytes * (m.same_node * intra_ms_per_byte + m.other_nodes * inter_ms_per_byte);
     }
-    return (one_node ? intra_alpha_ms : inter_alpha_ms) +
-           element_bytes * ((1 - serialization) * at_once + serialization * in_turn);
+    return (one_node ? intra_alpha_ms : inter_alpha_ms) + (1 - serialization) * at_once_ms + serialization * in_turn_ms;
   }
 };
 
@@ -340,7 +349,7 @@ TransferTables transfer_tables(const StrategyProblem& p) {
       std::vector<double> table(as.size() * bs.size());
       for (std::size_t a = 0; a < as.size(); ++a)
         for (std::size_t b = 0; b < bs.size(); ++b)
-          table[a * bs.size() + b] = price.ms(own, a, need, b, as[a].degree(), bs[b].degree());
+          table[a * bs.size() + b] = price.ms(own, a, need, b);
       out.tables.push_back(std::move(table));
     }
   }
@@ -351,15 +360,14 @@ double transfer_entry_ms(const StrategyProblem& p, int producer, const StrategyC
                          const StrategyConfig& b) {
   DeviceBoxes own, need;
   lay_out_pair(p, producer, a, consumer, b, own, need);
-  return TransferPrice(p).ms(own, 0, need, 0, a.degree(), b.degree());
+  return TransferPrice(p).ms(own, 0, need, 0);
 }
 
 double transfer_entry_bytes(const StrategyProblem& p, int producer, const StrategyConfig& a, int consumer,
                             const StrategyConfig& b) {
   DeviceBoxes own, need;
   lay_out_pair(p, producer, a, consumer, b, own, need);
-  const auto per_node = static_cast<std::size_t>(std::max<std::int64_t>(1, p.cluster.devices_per_node));
-  return missing_by_source(own, 0, need, 0, per_node).total() * p.model.activation_bytes();
+  return missing_by_source(own, 0, need, 0, devices_per_node(p)).total() * p.model.activation_bytes();
 }
 
 }  // namespace paleo

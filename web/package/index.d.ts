@@ -106,7 +106,8 @@ export interface RequestFields {
   software_era?: string;
   efficiency?: Partial<Record<'matmul_ceiling' | 'conv_ceiling' | 'tile' | 'short_k' | 'vector_ceiling' | 'winograd_ceiling' |
     'memory_fraction' | 'kernel_overhead_ms' | 'step_overhead_ms' | 'message_overhead_ms' | 'misaligned_tensor_core' |
-    'unfused_conv_bias' | 'pooling_efficiency' | 'launch_interval_ms' | 'wave_quantization' | 'odd_tensor_core' | 'simt_tile', number>>;
+    'unfused_conv_bias' | 'pooling_efficiency' | 'launch_interval_ms' | 'wave_quantization' | 'odd_tensor_core' | 'simt_tile' |
+    'transfer_serialization', number>>;
   optimizer?: 'sgd' | 'momentum' | 'adam';
   cluster?: string | ClusterSpec;
   nodes?: number;
