@@ -77,14 +77,15 @@ Box needed(const Layer& consumer, const std::array<Dim, 4>& in, const Box& out) 
     need.hi[1] = std::clamp<Dim>((out.hi[1] - 1) * sh - ph + kh, 0, in[1]);
     need.lo[2] = std::clamp<Dim>(out.lo[2] * sw - pw, 0, in[2]);
     need.hi[2] = std::clamp<Dim>((out.hi[2] - 1) * sw - pw + kw, 0, in[2]);
-  } else if (image && !channel_mixing(consumer)) {  // element-wise: the same region, within the input
+  } else if (image && !channel_mixing(consumer) && consumer.kind != LayerKind::kUpSampling) {
+    // element-wise: the same region (an upsampling, split by samples only, reads its whole image)
     if (in[1] > 1) {  // a broadcast input ([N, 1, 1, C]) whole
-      need.lo[1] = std::min(out.lo[1], in[1]);
-      need.hi[1] = std::min(out.hi[1], in[1]);
+      need.lo[1] = out.lo[1];
+      need.hi[1] = out.hi[1];
     }
     if (in[2] > 1) {
-      need.lo[2] = std::min(out.lo[2], in[2]);
-      need.hi[2] = std::min(out.hi[2], in[2]);
+      need.lo[2] = out.lo[2];
+      need.hi[2] = out.hi[2];
     }
   }
   if (!channel_mixing(consumer) && in[3] > 1) {  // pooling and element-wise layers keep their channels

@@ -35,14 +35,23 @@ paleo::Cluster cluster(long nodes, long per_node, const paleo::Link& intra, cons
   return c;
 }
 
+// The search's problem for `spec` (paleo2026, the default era with `efficiency` laid over it) on
+// cluster `c`. A problem points at its network: a deque keeps every one in place for the run.
+paleo::StrategyProblem problem_of(const Json& spec, const Json& efficiency, const paleo::Cluster& c,
+                                  paleo::GradientExchange exchange = paleo::GradientExchange::kAllReduce) {
+  const paleo::Request r = paleo::parse_request(
+      Json{{"command", "layers"}, {"net", spec}, {"profile", "paleo2026"}, {"efficiency", efficiency}});
+  static std::deque<paleo::Network> nets;
+  nets.push_back(paleo::build_network(r.scenario.spec, r.scenario.graph, r.scenario.batch_size));
+  const paleo::CostModel model = r.scenario.cost_model();
+  return paleo::make_strategy_problem(nets.back(), model, r.scenario.cost, c,
+                                      paleo::collective_settings(r.scenario.device, 1, model.message_overhead_ms()),
+                                      exchange);
+}
+
 // Solves `net` (a spec) on 2 nodes x 2 devices both ways.
 void check_against_oracle(const Json& net, double* eliminations = nullptr, const Json& efficiency = Json::object()) {
-  const paleo::Request r = paleo::parse_request(
-      Json{{"command", "layers"}, {"net", net}, {"profile", "paleo2026"}, {"efficiency", efficiency}});
-  const paleo::Network n = paleo::build_network(r.scenario.spec, r.scenario.graph, r.scenario.batch_size);
-  const paleo::Cluster c = cluster(2, 2, link(0.7, 130), link(2, 12));
-  const paleo::StrategyProblem p = paleo::make_strategy_problem(n, r.scenario.cost_model(), r.scenario.cost, c,
-                                                                paleo::collective_settings(r.scenario.device, 1));
+  const paleo::StrategyProblem p = problem_of(net, efficiency, cluster(2, 2, link(0.7, 130), link(2, 12)));
   const paleo::StrategyResult fast = paleo::optimal_strategy(p);
   const paleo::StrategyResult oracle = paleo::exhaustive_strategy(p);
   REQUIRE(oracle.reduced);
@@ -127,16 +136,8 @@ TEST_CASE("OptCNN's parameter-server exchange and the era's runtime overheads, p
   // the inter-node link: t_s = 3 (alpha1 + o + w / B1) + (alpha2 + o + w / B2).
   const Json spec = net_of({{"conv", layer("Convolution", {"data"})}});
   auto problem = [&](const Json& efficiency, paleo::GradientExchange exchange) {
-    const paleo::Request r = paleo::parse_request(
-        Json{{"command", "layers"}, {"net", spec}, {"profile", "paleo2026"}, {"efficiency", efficiency}});
-    static std::deque<paleo::Network> nets;  // the problem points at its network; a deque keeps it in place
-    nets.push_back(paleo::build_network(r.scenario.spec, r.scenario.graph, r.scenario.batch_size));
     // Latencies 0.001 and 0.005 ms, 20 and 10 GB/s.
-    const paleo::Cluster c = cluster(2, 4, link(1.0, 20), link(5.0, 10));
-    const paleo::CostModel model = r.scenario.cost_model();
-    return paleo::make_strategy_problem(nets.back(), model, r.scenario.cost, c,
-                                        paleo::collective_settings(r.scenario.device, 1, model.message_overhead_ms()),
-                                        exchange);
+    return problem_of(spec, efficiency, cluster(2, 4, link(1.0, 20), link(5.0, 10)), exchange);
   };
   const paleo::StrategyProblem p =
       problem(Json{{"message_overhead_ms", 0.25}}, paleo::GradientExchange::kParameterServer);
@@ -227,13 +228,8 @@ TEST_CASE("a runtime that moves one device pair after another: every device's pa
   // quarter of the node's NIC; halfway (0.5), the mean of the two.
   const Json spec = net_of({{"conv1", layer("Convolution", {"data"})}});
   auto problem = [&](double serialization, long nodes) {
-    const paleo::Request r = paleo::parse_request(Json{{"command", "layers"}, {"net", spec}, {"profile", "paleo2026"},
-                                                       {"efficiency", {{"transfer_serialization", serialization}}}});
-    static std::deque<paleo::Network> nets;  // the problem points at its network; a deque keeps it in place
-    nets.push_back(paleo::build_network(r.scenario.spec, r.scenario.graph, r.scenario.batch_size));
-    return paleo::make_strategy_problem(nets.back(), r.scenario.cost_model(), r.scenario.cost,
-                                        cluster(nodes, 4, link(1.0, 20), link(5.0, 10)),
-                                        paleo::collective_settings(r.scenario.device, 1));
+    return problem_of(spec, Json{{"transfer_serialization", serialization}},
+                      cluster(nodes, 4, link(1.0, 20), link(5.0, 10)));
   };
   const double in_turn_ms = (8 * 3 * 512.0 * 4 / 20e9 + 8 * 4 * 512.0 * 4 / 10e9) * 1e3;
   const double at_once_ms = 3584.0 * 4 / 2.5e9 * 1e3;

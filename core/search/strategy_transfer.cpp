@@ -41,6 +41,10 @@ NeedRule need_rule(const Layer& consumer) {
     r.kw = conv ? consumer.conv.kw : consumer.pool_kw;
     r.ph = conv ? consumer.conv.pad_h : 0;
     r.pw = conv ? consumer.conv.pad_w : 0;
+  } else if (image && consumer.kind == LayerKind::kUpSampling) {
+    // Its output is larger than its input, and it splits by samples only (layer_configs): a part
+    // needs its samples' whole input image.
+    r.mode = NeedRule::kWhole;
   } else if (image && !mixes_channels(consumer)) {
     r.mode = NeedRule::kSameRegion;
   }
@@ -59,16 +63,14 @@ Box needed(const NeedRule& r, const Dims4& in, const Box& out) {
     need.lo[2] = std::clamp<Dim>(out.lo[2] * r.sw - r.pw, 0, in[2]);
     need.hi[2] = std::clamp<Dim>((out.hi[2] - 1) * r.sw - r.pw + r.kw, 0, in[2]);
   } else if (r.mode == NeedRule::kSameRegion) {
-    // A broadcast input (one row or column for the whole image) is needed whole along it. The
-    // region is clamped to the input: UpSampling2D's output is larger than its input, and split
-    // by samples only, a part needs its samples' whole input image.
+    // A broadcast input (one row or column for the whole image) is needed whole along it.
     if (in[1] > 1) {
-      need.lo[1] = std::min(out.lo[1], in[1]);
-      need.hi[1] = std::min(out.hi[1], in[1]);
+      need.lo[1] = out.lo[1];
+      need.hi[1] = out.hi[1];
     }
     if (in[2] > 1) {
-      need.lo[2] = std::min(out.lo[2], in[2]);
-      need.hi[2] = std::min(out.hi[2], in[2]);
+      need.lo[2] = out.lo[2];
+      need.hi[2] = out.hi[2];
     }
   }
   if (r.keep_channels && in[3] > 1) {  // a single channel is broadcast: needed whole
