@@ -47,7 +47,8 @@ const char* const kUsage =
     "                 times (JSON or CSV, docs/calibration.md; --holdout alternate|FRACTION\n"
     "                 --request FILE --parameters a,b --loss soft_l1|huber|linear --software_era)\n"
     "  presets        the built-in nets, devices, networks and software profiles (JSON)\n"
-    "  api [FILE]     answer a JSON request (docs/api.md) from FILE or standard input\n"
+    "  api [FILE]     answer a JSON request (docs/api.md) from FILE or standard input;\n"
+    "                 --lines: one request per line of standard input, one response per line\n"
     "  version\n"
     "NET is a spec file or a preset key (e.g. vgg16, presets/nets/inception_v3.json, llama3_8b), or\n"
     "a transformer config file (compact {\"transformer\": {...}} or a Hugging Face config.json), or\n"
@@ -101,7 +102,23 @@ void apply_calibration(const std::string& path, Json& request) {
     if (profile.contains(field)) request[field] = profile[field];
 }
 
+// One request per line of standard input, one response per line of output: for scripts that run
+// thousands of requests (the era fits), without a process per request.
+int run_api_lines() {
+  std::string line;
+  bool all_ok = true;
+  while (std::getline(std::cin, line)) {
+    if (line.empty()) continue;
+    const std::string response = paleo::handle_request_json(line);
+    all_ok = all_ok && Json::parse(response)["ok"].get<bool>();
+    std::cout << response << "\n";
+  }
+  std::cout.flush();
+  return all_ok ? 0 : kExitBadInput;
+}
+
 int run_api(const Arguments& args) {
+  if (args.has("lines")) return run_api_lines();
   std::stringstream text;
   if (args.positional.empty()) {
     text << std::cin.rdbuf();
@@ -117,7 +134,8 @@ int run_api(const Arguments& args) {
 }
 
 int run(int argc, char** argv) {
-  std::vector<std::string> flags = {"use_only_gemm", "use_pipeline", "help", "no_overlap", "overlap", "roofline", "input_gradient"};
+  std::vector<std::string> flags = {"use_only_gemm", "use_pipeline", "help", "no_overlap", "overlap", "roofline", "input_gradient",
+                                    "lines"};
   flags.insert(flags.end(), transformer_flag_options().begin(), transformer_flag_options().end());
   flags.insert(flags.end(), training_scheme_flag_options().begin(), training_scheme_flag_options().end());
   std::vector<std::string> valued = {

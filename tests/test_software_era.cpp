@@ -83,7 +83,9 @@ TEST_CASE("A device's generation picks its software era", "[transformer][era]") 
   const paleo::Presets& p = paleo::Presets::instance();
   CHECK(paleo::default_software_era(p.device("V100_SXM2_32GB")).key == "megatron_lm_2019");
   CHECK(paleo::default_software_era(p.device("A100_80GB_SXM")).key == "megatron_lm_2021");
-  CHECK(paleo::default_software_era(p.device("H100_SXM")).key == "megatron_lm_2021");
+  // Hopper has its own, fitted to Hopper runs of Megatron-Core and NeMo (Blackwell extrapolates it).
+  CHECK(paleo::default_software_era(p.device("H100_SXM")).key == "megatron_core_hopper_2024");
+  CHECK(paleo::default_software_era(p.device("B200")).key == "megatron_core_hopper_2024");
   CHECK(paleo::default_software_era(p.device("TITAN_X")).key == "untuned");
   // CNN requests pick among the CNN eras (test_cnn_precision_era.cpp).
   CHECK(paleo::default_software_era(p.device("V100_SXM2_32GB"), "cnn").key == "pytorch_cudnn8_2021");

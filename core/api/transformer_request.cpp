@@ -28,7 +28,7 @@ const std::vector<std::string>& transformer_request_fields() {
   static const std::vector<std::string> fields = {
       "precision", "seq_len", "global_batch", "micro_batch", "tp", "pp", "dp", "cp", "ep", "virtual_stages",
       "sequence_parallel", "schedule", "recompute", "zero", "attention", "train_tokens", "price_per_gpu_hour",
-      "prompt_len", "generate_len", "top", "software_era", "efficiency"};
+      "prompt_len", "generate_len", "top", "software_era", "efficiency", "reshard_after_forward"};
   return fields;
 }
 
@@ -41,8 +41,42 @@ std::int64_t layout_devices(const Json& request) {
   return devices;
 }
 
-TransformerRequest parse_transformer_request(const Json& request, const Device& device, std::int64_t devices) {
+namespace {
+
+// The request with the era's defaults laid under it: each field the request leaves out and the
+// stack sets, recorded in `t.assumed`. Two defaults are choices made later on the cluster.
+Json with_stack_defaults(const Json& request, TransformerRequest& t) {
+  Json effective = request;
+  for (auto it = t.era.defaults.begin(); it != t.era.defaults.end(); ++it) {
+    if (request.contains(it.key())) continue;
+    if (it.key() == "recompute" && it.value() == "least_that_fits") {
+      t.recompute_auto = true;
+    } else if (it.key() == "virtual_stages" && it.value() == "auto") {
+      t.virtual_stages_auto = true;
+    } else {
+      if (!is_stack_default_field(it.key()))
+        throw Error("software era '" + t.era.key + "' has a default for '" + it.key() + "', which is not a stack choice",
+                    "", "software_era");
+      effective[it.key()] = it.value();
+    }
+    t.assumed[it.key()] = it.value();
+  }
+  return effective;
+}
+
+}  // namespace
+
+bool is_stack_default_field(const std::string& field) {
+  for (const char* f : {"sequence_parallel", "zero", "recompute", "virtual_stages", "attention", "reshard_after_forward",
+                        "micro_batch"})
+    if (field == f) return true;
+  return false;
+}
+
+TransformerRequest parse_transformer_request(const Json& given, const Device& device, std::int64_t devices) {
   TransformerRequest t;
+  t.era = software_era_of_request(given, device, "transformer");
+  const Json request = with_stack_defaults(given, t);
   t.net = transformer_net(request["net"], "net");
   TrainingOptions& o = t.training;
   ParallelLayout& p = o.parallel;
@@ -85,6 +119,7 @@ TransformerRequest parse_transformer_request(const Json& request, const Device& 
   if (request.contains("zero")) o.zero = static_cast<int>(read_count_field(request, "zero", 0, 3));
   if (request.contains("attention")) o.attention = parse_attention(read_string(request, "attention", ""), "attention");
   if (request.contains("overlap")) o.overlap = read_flag(request, "overlap");
+  if (request.contains("reshard_after_forward")) o.reshard_after_forward = read_flag(request, "reshard_after_forward");
   if (request.contains("optimizer")) {
     const std::string opt = read_string(request, "optimizer", "");
     if (opt != "sgd" && opt != "momentum" && opt != "adam") throw Error("must be \"sgd\", \"momentum\" or \"adam\"", "", "optimizer");
@@ -97,7 +132,6 @@ TransformerRequest parse_transformer_request(const Json& request, const Device& 
   const DevicePrice price = read_price_per_gpu_hour(request);
   t.price_per_gpu_hour = price.usd_per_device_hour;
   t.price_key = price.key;
-  t.era = software_era_of_request(request, device, "transformer");
   o.efficiency = t.era.efficiency;
   if (request.contains("batch_size")) t.batch = read_count_field(request, "batch_size", 1, 1 << 20);
   if (request.contains("prompt_len")) t.prompt_len = read_count_field(request, "prompt_len", 1, 10000000);

@@ -20,6 +20,12 @@ struct TransformerRequest {
   bool dp_given = false;
   bool micro_batch_given = false;
   bool global_batch_given = false;
+  // The fields the request left to its stack (the era's "defaults"), with the values applied.
+  Json assumed = Json::object();
+  // Left to the stack as choices the estimate makes on the cluster: the least recompute that fits
+  // ("least_that_fits"), and the interleaving with the least bubble that fits ("auto").
+  bool recompute_auto = false;
+  bool virtual_stages_auto = false;
   double train_tokens = 0;          // 0 = not asked
   double price_per_gpu_hour = 0;    // US dollars per device-hour; 0 = unknown
   std::string price_key;            // the price preset it came from, if any
@@ -33,6 +39,9 @@ struct TransformerRequest {
 
 // The request fields only a transformer net takes (a CNN request naming one is an error).
 const std::vector<std::string>& transformer_request_fields();
+
+// Whether an era's "defaults" may set this request field (a choice of the training stack).
+bool is_stack_default_field(const std::string& field);
 
 // The devices a request's layout names without a cluster: tp x pp x cp x dp (each 1 when absent).
 std::int64_t layout_devices(const Json& request);

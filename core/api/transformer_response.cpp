@@ -4,6 +4,7 @@
 #include "core/base/error.h"
 #include "core/cost/time_to_train.h"
 #include "core/planner/layout_planner.h"
+#include "core/planner/stack_choices.h"
 #include "core/transformer/inference_step.h"
 #include "core/transformer/training_step.h"
 #include "core/validation/expected_error.h"
@@ -93,9 +94,36 @@ Json cluster_json(const Cluster& c) {
           {"intra", c.intra.key}, {"inter", c.inter.key}, {"nics_per_node", c.nics_per_node}};
 }
 
+// The request's options with the choices it left to its stack made on its cluster, and the
+// fields so assumed (with the values chosen).
+struct ResolvedTraining {
+  TrainingOptions options;
+  Json assumed;
+};
+
+ResolvedTraining resolve_training(const Request& r) {
+  const TransformerRequest& t = r.transformer;
+  ResolvedTraining out{t.training, t.assumed};
+  if (!t.recompute_auto && !t.virtual_stages_auto) return out;
+  out.options = resolve_stack_choices(t.net.config, t.training, r.scenario.device, request_cluster(r),
+                                      StackChoices{t.recompute_auto, t.virtual_stages_auto});
+  if (t.recompute_auto) out.assumed["recompute"] = recompute_name(out.options.recompute);
+  if (t.virtual_stages_auto) out.assumed["virtual_stages"] = out.options.parallel.virtual_stages;
+  return out;
+}
+
+// "assumed: the defaults of <stack> where the request is silent: zero 1, ..."
+std::string assumed_warning(const Json& assumed, const SoftwareEra& era) {
+  std::string text;
+  for (auto it = assumed.begin(); it != assumed.end(); ++it)
+    text += (text.empty() ? "" : ", ") + it.key() + " " + (it.value().is_string() ? it.value().get<std::string>() : it.value().dump());
+  return "assumed the defaults of " + era.name + " where the request is silent: " + text;
+}
+
 Json estimate_json(const Request& r) {
   const TransformerRequest& t = r.transformer;
-  const TrainingEstimate e = estimate_training(t.net.config, t.training, r.scenario.device, request_cluster(r));
+  const ResolvedTraining resolved = resolve_training(r);
+  const TrainingEstimate e = estimate_training(t.net.config, resolved.options, r.scenario.device, request_cluster(r));
   Json out = {{"ok", true}, {"command", r.command}, {"kind", "transformer"},
               {"step_ms", e.step_ms}, {"tokens_per_s", e.tokens_per_s}, {"samples_per_s", e.samples_per_s},
               {"model_tflops_per_gpu", e.model_tflops_per_gpu}, {"hardware_tflops_per_gpu", e.hardware_tflops_per_gpu},
@@ -112,7 +140,9 @@ Json estimate_json(const Request& r) {
   Json train = train_json(e, t);
   if (!train.is_null()) out["train"] = train;
   out["layers"] = op_rows_json(e.ops);
+  out["assumed"] = resolved.assumed;
   out["warnings"] = e.warnings;
+  if (!resolved.assumed.empty()) out["warnings"].push_back(assumed_warning(resolved.assumed, t.era));
   // How far estimates of this kind land from published measurements (docs/validation.md).
   out["expected_error"] = expected_error_json("transformers");
   return out;

@@ -15,6 +15,7 @@ const KernelEfficiency& default_kernel_efficiency() {
 const std::vector<EfficiencyParameter>& efficiency_parameters() {
   static const std::vector<EfficiencyParameter> all = {
       {"matmul_ceiling", &KernelEfficiency::matmul_ceiling, 0.01, 1},
+      {"fp8_matmul_ceiling", &KernelEfficiency::fp8_matmul_ceiling, 0, 1},
       {"conv_ceiling", &KernelEfficiency::conv_ceiling, 0.01, 1},
       {"tile", &KernelEfficiency::tile, 1, 4096},
       {"short_k", &KernelEfficiency::short_k, 0, 1e6},
@@ -140,8 +141,10 @@ double ceiling_gflops(double peak_gflops, const KernelEfficiency& e, bool convol
 double matmul_ms(const Device& d, const KernelEfficiency& e, Dtype t, double m, double n, double k, double batches) {
   const double flops = 2 * m * n * k * batches;
   if (flops <= 0) return 0;
-  const TiledMatmulMs ms = tiled_matmul_ms(e, flops, ceiling_gflops(era_matmul_peak_gflops(d, e, t, m, n, k), e), m, n,
-                                           k, d.sm_count, batches, memory_ms(d, e, 1));
+  const bool fp8 = runs_on_tensor_cores(d, t, n, k) && dtype_bytes(effective_matmul_dtype(d, t)) == 1;
+  const double ceiling = fp8 && e.fp8_matmul_ceiling > 0 ? e.fp8_matmul_ceiling : e.matmul_ceiling;
+  const TiledMatmulMs ms = tiled_matmul_ms(e, flops, era_matmul_peak_gflops(d, e, t, m, n, k) * ceiling, m, n, k,
+                                           d.sm_count, batches, memory_ms(d, e, 1));
   // A product too small to be compute-bound still reads its operands and writes its result.
   const double bytes = (m * k + k * n + m * n) * dtype_bytes(t) * batches;
   return std::max(ms.compute_ms, memory_ms(d, e, bytes)) + ms.reduce_ms;

@@ -14,6 +14,10 @@ namespace paleo {
 
 struct KernelEfficiency {
   double matmul_ceiling = 0.80;    // fraction of the matrix peak a large, aligned GEMM reaches
+  // The same for an fp8 GEMM against the fp8 peak; 0: matmul_ceiling. Hopper's fp8 products reach
+  // a smaller fraction of their (doubled) peak than bf16 ones of the same shape: the per-tensor
+  // scaling epilogue and the operands' loads do not double with the tensor cores' rate.
+  double fp8_matmul_ceiling = 0;
   double conv_ceiling = 0.80;      // the same for a convolution's implicit GEMM (cuDNN, not cuBLAS)
   double tile = 128;               // m and n are padded to whole tiles of this size (or of a
                                    // halving of it, down to 8, for a shorter dimension)

@@ -26,6 +26,10 @@ SoftwareEra era_from_json(const Json& doc, const std::string& field, const std::
     era.efficiency = efficiency_from_json((*refit)["efficiency"], era.efficiency, field);
     era.name += ", refitted on " + generation;
   }
+  if (doc.contains("defaults")) {
+    if (!doc["defaults"].is_object()) throw Error("an era's \"defaults\" must be an object of request fields", "", field);
+    era.defaults = doc["defaults"];
+  }
   if (doc.contains("conv_algorithms")) {
     era.conv_algorithms = read_strings(doc, "conv_algorithms", "");
     (void)conv_candidates_from_names(era.conv_algorithms, field + ".conv_algorithms");  // names checked once

@@ -20,6 +20,10 @@ struct SoftwareEra {
   // The convolution algorithms the era's library offered and its framework chose the fastest of
   // (cuDNN's benchmark mode); empty: the request's conv_algorithm alone decides (GEMM by default).
   std::vector<std::string> conv_algorithms;
+  // What the stack does where a request is silent ({"sequence_parallel": true, "zero": 1, ...}):
+  // request fields and their values, applied by the request reader, which names each one it
+  // applied in the response (docs/transformer.md, "A stack's defaults").
+  Json defaults = Json::object();
 };
 
 // The fits recorded for an era of presets/software_eras.json: its own (generation "") and its

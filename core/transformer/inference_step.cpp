@@ -22,7 +22,8 @@ TrainingOptions as_training(const InferenceOptions& o, std::int64_t seq_len, std
   return t;
 }
 
-double forward_ms(const std::vector<TransformerOp>& ops, const Device& d, const KernelEfficiency& e, Dtype t) {
+double forward_ms(const std::vector<TransformerOp>& ops, const Device& d, const KernelEfficiency& e,
+                  const PrecisionPolicy& t) {
   double ms = 0;
   for (const TransformerOp& op : ops) ms += op_time(op, d, e, t).fwd_ms;
   return ms;
@@ -39,7 +40,7 @@ InferenceEstimate estimate_inference(const TransformerConfig& c, const Inference
                     " devices", "", "tp");
   InferenceEstimate est;
   const KernelEfficiency& eff = o.efficiency;
-  const Dtype t = o.precision.compute;
+  const PrecisionPolicy& t = o.precision;
   const double ab = dtype_bytes(o.precision.activations);
   LayoutGroups groups = layout_groups(cluster, ParallelLayout{o.tp, 1, 1, 1, 1, 1, false});
   const CollectiveSettings settings = collective_settings(device, 1);
@@ -75,8 +76,9 @@ InferenceEstimate estimate_inference(const TransformerConfig& c, const Inference
       const double group = static_cast<double>(c.heads / c.kv_heads);
       const double kv_heads = kv_per_device / static_cast<double>(c.head_dim);
       const double batches = static_cast<double>(o.batch) * kv_heads;
-      ms += matmul_ms(device, eff, t, group, mean_kv, op.k, batches) +
-            matmul_ms(device, eff, t, group, op.k, mean_kv, batches) + eff.kernel_overhead_ms;
+      const Dtype core = op_compute_dtype(op, t);
+      ms += matmul_ms(device, eff, core, group, mean_kv, op.k, batches) +
+            matmul_ms(device, eff, core, group, op.k, mean_kv, batches) + eff.kernel_overhead_ms;
     }
     return ms;
   };

@@ -36,6 +36,7 @@ TransformerOp linear(const std::string& name, double m, double n, double k, doub
   op.name = name;
   op.type = "Linear";
   op.op_class = OpClass::kMatmul;
+  op.fp8_eligible = true;
   op.m = m;
   op.n = n;
   op.k = k;
@@ -97,7 +98,9 @@ void add_moe_mlp(std::vector<TransformerOp>& ops, const TransformerConfig& c, co
   const double experts = static_cast<double>(c.moe.experts), k = static_cast<double>(c.moe.top_k);
   const double local_experts = experts / static_cast<double>(x.ep);
   const double routed = d.tokens * k;  // tokens this device's experts process (balanced routing)
-  ops.push_back(linear("mlp.router", d.tokens, experts, d.h, d.h * experts, 0));
+  TransformerOp router = linear("mlp.router", d.tokens, experts, d.h, d.h * experts, 0);
+  router.fp8_eligible = false;  // Megatron-Core keeps the router in fp32/bf16 under fp8
+  ops.push_back(router);
   ops.push_back(memory_op("mlp.dispatch", "Permute", 2 * routed * d.h * d.ab, 2 * routed * d.h * d.ab, 0));
   add_mlp(ops, "mlp.experts", c, d, routed, static_cast<double>(c.expert_ffn()), local_experts, local_experts, true);
   if (c.moe.shared_experts > 0) {
@@ -159,8 +162,10 @@ std::vector<TransformerOp> layer_ops(const TransformerConfig& c, const OpContext
   std::vector<TransformerOp> ops;
   ops.push_back(norm_op("attention.norm", c, d));
   // Keeps its input and its outputs Q, K, V for the attention backward.
-  ops.push_back(linear("attention.qkv", d.tokens, q + 2 * kv, d.h, d.h * (q + 2 * kv) + qkv_bias * (q + 2 * kv),
-                       d.tokens * d.h * d.ab / d.rep + d.tokens * (q + 2 * kv) * d.ab));
+  TransformerOp qkv = linear("attention.qkv", d.tokens, q + 2 * kv, d.h, d.h * (q + 2 * kv) + qkv_bias * (q + 2 * kv),
+                             d.tokens * d.h * d.ab / d.rep + d.tokens * (q + 2 * kv) * d.ab);
+  qkv.fp8_input_from_norm = true;
+  ops.push_back(qkv);
   if (c.position == PositionKind::kRotary)
     ops.push_back(memory_op("attention.rotary", "Rotary", 2 * d.tokens * (q + kv) * d.ab, 2 * d.tokens * (q + kv) * d.ab, 0));
 
@@ -200,6 +205,7 @@ std::vector<TransformerOp> layer_ops(const TransformerConfig& c, const OpContext
     std::vector<TransformerOp> mlp;
     add_mlp(mlp, "mlp", c, d, d.tokens, static_cast<double>(c.ffn_hidden), 1, 1, false);
     mlp[0].saved_bytes = d.tokens * d.h * d.ab / d.rep;
+    mlp[0].fp8_input_from_norm = true;
     ops.insert(ops.end(), mlp.begin(), mlp.end());
   }
   ops.push_back(dropout_add_op("mlp.dropout_add", d));
@@ -231,6 +237,7 @@ std::vector<TransformerOp> head_ops(const TransformerConfig& c, const OpContext&
   // transformer/stage_plan.h); an untied one owns them.
   TransformerOp logits = linear("head.logits", d.tokens, v, d.h, c.tied_embeddings ? 0 : v * d.h, d.tokens * d.h * d.ab / d.rep);
   logits.model_scale = static_cast<double>(c.vocab) / x.vocab_padded;
+  logits.fp8_eligible = false;  // the output layer stays in bf16 under Transformer Engine's fp8 recipe
   ops.push_back(logits);
   // Vocabulary-parallel cross-entropy on fp32 logits: keeps the fp32 probabilities.
   const double elems = d.tokens * v;

@@ -30,6 +30,12 @@ struct TransformerOp {
   bool moe = false;          // an expert MLP operator
   bool flash = false;        // kAttention as one fused kernel that recomputes scores backward
   double model_scale = 1;    // share of the FLOPs the model counts (the head: vocab / padded vocab)
+  // A linear layer of a transformer block, which Transformer Engine's fp8 recipe runs in fp8 (the
+  // head, the router, the attention core and everything else stay in the higher format).
+  bool fp8_eligible = false;
+  // Its input comes straight from a norm that writes the fp8 copy itself (TE's LayerNormLinear),
+  // so the forward pass needs no cast of its own.
+  bool fp8_input_from_norm = false;
   // FLOPs in the model convention (full s x s attention, unpadded vocabulary; 2 per
   // multiply-add), forward.
   double model_flops_fwd() const;

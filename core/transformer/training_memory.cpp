@@ -79,6 +79,8 @@ TransformerMemory training_memory(const TransformerConfig& c, const TrainingOpti
         if (op.name == "head.logits") transient = std::max(transient, op.m * op.n * dtype_bytes(x.activations));
     m.workspace_bytes = kCublasWorkspaceBytes + transient;
     if (o.zero >= 3) m.workspace_bytes += 2 * ops_params(ops.dense_layer) * dtype_bytes(o.precision.params);
+    // Weights kept after the forward pass stay gathered, the whole stage's, until the backward.
+    if (o.zero >= 3 && !o.reshard_after_forward) m.params_bytes += s.params * dtype_bytes(o.precision.params);
     if (i == 0 || m.total_bytes() > worst.total_bytes()) worst = m;
   }
   return worst;

@@ -37,6 +37,10 @@ struct TrainingOptions {
   AttentionKernel attention = AttentionKernel::kFlash;
   Optimizer optimizer = Optimizer::kAdam;
   bool overlap = true;       // gradient reduction overlapped with the last backward pass
+  // ZeRO-3 / FSDP: free each layer's gathered weights after its forward pass and gather them again
+  // for its backward (FSDP's reshard_after_forward, DeepSpeed ZeRO-3); false keeps them to the
+  // backward pass (FSDP's SHARD_GRAD_OP keeps them across micro-batches).
+  bool reshard_after_forward = true;
   bool pp_scatter_gather = true;  // pipeline messages split over the TP group (Narayanan 2021)
   KernelEfficiency efficiency;    // of the software era (core/efficiency/software_era.h)
   std::int64_t micro_batches() const { return global_batch / (parallel.dp * micro_batch); }

@@ -20,8 +20,8 @@ struct OpsTime {
   CommTimes attention;              // the attention core (what ring attention hides behind)
 };
 
-OpsTime time_ops(const std::vector<TransformerOp>& ops, const Device& d, const KernelEfficiency& e, Dtype t,
-                 Recompute r, bool is_layer) {
+OpsTime time_ops(const std::vector<TransformerOp>& ops, const Device& d, const KernelEfficiency& e,
+                 const PrecisionPolicy& t, Recompute r, bool is_layer) {
   OpsTime out;
   for (const TransformerOp& op : ops) {
     const OpTime ot = op_time(op, d, e, t);
@@ -42,7 +42,7 @@ double collective(CollectiveOp op, const DeviceGroup& g, double bytes, const Col
 }
 
 void add_rows(std::vector<OpRow>& rows, const std::vector<TransformerOp>& ops, double count, const Device& d,
-              const KernelEfficiency& e, Dtype t) {
+              const KernelEfficiency& e, const PrecisionPolicy& t) {
   if (count <= 0) return;
   for (const TransformerOp& op : ops) {
     const OpTime ot = op_time(op, d, e, t);
@@ -63,6 +63,35 @@ void add_rows(std::vector<OpRow>& rows, const std::vector<TransformerOp>& ops, d
     }
     rows.push_back(r);
   }
+}
+
+
+// ZeRO-3 / FSDP, per micro-batch on one stage: each layer's weights are gathered before its
+// forward pass (and again before its backward unless they were kept), its gradients
+// reduce-scattered after its backward, one layer ahead of the compute (FSDP's and DeepSpeed's
+// prefetch; Zhao et al. 2023, section 3.3). Each layer is its own collective, so the latency
+// of a collective over the whole data-parallel group is paid per layer, not per stage. Exposed:
+// the first layer's gather and the last layer's scatter, which have no compute to hide behind,
+// and whatever of each layer's traffic its neighbour's compute does not cover.
+struct Zero3Exposure {
+  double fwd_ms = 0, bwd_ms = 0;
+};
+
+Zero3Exposure zero3_exposure(const StagePlan& s, const TrainingOptions& o, const LayoutGroups& groups,
+                             const CollectiveSettings& settings, double fwd_compute_ms, double bwd_compute_ms) {
+  Zero3Exposure z;
+  const double units = std::max(1.0, static_cast<double>(s.layers));
+  const double dense = (s.params - s.expert_params) / units, experts = s.expert_params / units;
+  const double pb = dtype_bytes(o.precision.params), gb = dtype_bytes(o.precision.grad_reduce);
+  const double gather = collective(CollectiveOp::kAllGather, groups.dp_cp, dense * pb, settings) +
+                        collective(CollectiveOp::kAllGather, groups.expert_dp, experts * pb, settings);
+  const double scatter = collective(CollectiveOp::kReduceScatter, groups.dp_cp, dense * gb, settings) +
+                         collective(CollectiveOp::kReduceScatter, groups.expert_dp, experts * gb, settings);
+  const double fwd_layer = fwd_compute_ms / units, bwd_layer = bwd_compute_ms / units;
+  const double bwd_gather = o.reshard_after_forward ? gather : 0;
+  z.fwd_ms = gather + units * std::max(0.0, gather - fwd_layer);
+  z.bwd_ms = bwd_gather + units * std::max(0.0, bwd_gather + scatter - bwd_layer) + scatter;
+  return z;
 }
 
 }  // namespace
@@ -89,7 +118,7 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
   const ModelOps ops = model_ops(c, x);
   const std::vector<StagePlan> stages = stage_plans(c, p, ops);
   const KernelEfficiency& eff = o.efficiency;
-  const Dtype t = o.precision.compute;
+  const PrecisionPolicy& t = o.precision;
 
   const OpsTime dense = time_ops(ops.dense_layer, device, eff, t, o.recompute, true);
   const OpsTime moe = time_ops(ops.moe_layer, device, eff, t, o.recompute, true);
@@ -144,21 +173,10 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
     a.fwd = fwd_compute + fwd_comm + a.pp / 2;
     a.bwd = a.compute - fwd_compute + (a.tp + a.cp + a.ep - fwd_comm) + a.pp / 2;
     if (o.zero >= 3 && p.dp * p.cp > 1) {
-      // FSDP gathers the stage's weights for each forward and backward and scatters its
-      // gradients, prefetching behind the compute.
-      // Collective sizes are the full (gathered) vectors: the stage's weights and gradients.
-      const double dense_params = s.params - s.expert_params;
-      const double gather =
-          collective(CollectiveOp::kAllGather, groups.dp_cp, dense_params * dtype_bytes(o.precision.params), settings) +
-          collective(CollectiveOp::kAllGather, groups.expert_dp, s.expert_params * dtype_bytes(o.precision.params), settings);
-      const double scatter =
-          collective(CollectiveOp::kReduceScatter, groups.dp_cp, dense_params * dtype_bytes(o.precision.grad_reduce), settings) +
-          collective(CollectiveOp::kReduceScatter, groups.expert_dp, s.expert_params * dtype_bytes(o.precision.grad_reduce),
-                     settings);
-      const double f = std::max(0.0, gather - fwd_compute), b = std::max(0.0, gather + scatter - (a.compute - fwd_compute));
-      a.zero3 = f + b;
-      a.fwd += f;
-      a.bwd += b;
+      const Zero3Exposure z = zero3_exposure(s, o, groups, settings, fwd_compute, a.compute - fwd_compute);
+      a.zero3 = z.fwd_ms + z.bwd_ms;
+      a.fwd += z.fwd_ms;
+      a.bwd += z.bwd_ms;
     }
   }
 
@@ -236,7 +254,7 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
   const double gpus = static_cast<double>(est.devices);
   est.model_tflops_per_gpu = est.model_flops_per_step / step_s / gpus / 1e12;
   est.hardware_tflops_per_gpu = est.hardware_flops_per_step / step_s / gpus / 1e12;
-  est.peak_tflops_per_gpu = dense_peak_gflops(device, t) / 1e3;
+  est.peak_tflops_per_gpu = dense_peak_gflops(device, t.compute) / 1e3;
   est.mfu = est.model_tflops_per_gpu / est.peak_tflops_per_gpu;
   est.hfu = est.hardware_tflops_per_gpu / est.peak_tflops_per_gpu;
 
@@ -276,7 +294,7 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
     est.warnings.push_back("tensor parallelism spans nodes: its collectives cross the inter-node link");
   if (c.layers % (p.pp * p.virtual_stages) != 0)
     est.warnings.push_back("the layers do not divide evenly into the pipeline chunks: stages are unbalanced");
-  if (auto format = matrix_format_warning(device, t)) est.warnings.push_back(*format);
+  if (auto format = matrix_format_warning(device, t.compute)) est.warnings.push_back(*format);
   if (x.vocab_padded != static_cast<double>(c.vocab))
     est.warnings.push_back("the vocabulary is padded to " + std::to_string(static_cast<std::int64_t>(x.vocab_padded)) +
                            " (a multiple of 128 x tp) as Megatron-LM does");

@@ -29,6 +29,7 @@ Json expected_error_json(const std::string& family) {
   const Json& f = families[family];
   return {{"family", family}, {"median_abs_error", f.at("median_abs_error")}, {"max_abs_error", f.at("max_abs_error")},
           {"cases", f.at("cases")}, {"cross_validated", f.at("cross_validated")},
+          {"cross_validation", f.at("cross_validation")},
           {"source", error_bands().value("source", "docs/validation.md")}};
 }
 

@@ -230,6 +230,9 @@ export interface ExpectedError {
   max_abs_error: number;
   cases: number;
   cross_validated: boolean;
+  /** How the figures were obtained (docs/validation.md): each case predicted without its own
+   * source, without itself, by a model with nothing fitted to the family, or in sample. */
+  cross_validation: 'leave_one_source_out' | 'leave_one_case_out' | 'out_of_sample' | 'in_sample';
   source: string;
 }
 

@@ -1,0 +1,159 @@
+// The mechanisms that carry the transformer model to stacks and hardware it was not fitted on:
+// fp8 only in the linear layers with the casts it costs, flash attention's padded key blocks,
+// ZeRO-3's per-layer collectives, and a stack's defaults where a request is silent.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+
+#include "core/api.h"
+#include "core/precision/precision_policy.h"
+#include "core/transformer/op_timing.h"
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json answer(const Json& request) {
+  const Json r = paleo::handle_request(request);
+  INFO(request.dump() << " -> " << r.dump().substr(0, 400));
+  REQUIRE(r["ok"].get<bool>());
+  return r;
+}
+
+// A tiny model: 4 layers of 256, so that compute is small beside a slow link's latency.
+Json tiny_model() {
+  return {{"transformer",
+           {{"name", "tiny"}, {"layers", 4}, {"hidden", 256}, {"heads", 4}, {"ffn_hidden", 1024}, {"vocab", 1024},
+            {"seq_len", 128}, {"activation", "gelu"}, {"norm", "layernorm"}, {"position", "learned"},
+            {"tied_embeddings", true}, {"bias", true}, {"causal", true}}}};
+}
+
+}  // namespace
+
+TEST_CASE("Under fp8 only the blocks' linear layers run in fp8", "[transformer][fp8]") {
+  const paleo::PrecisionPolicy fp8 = paleo::precision_policy("fp8", "precision");
+  paleo::TransformerOp linear;
+  linear.op_class = paleo::OpClass::kMatmul;
+  linear.fp8_eligible = true;
+  linear.m = 1024;
+  linear.n = 3072;
+  linear.k = 512;
+  paleo::TransformerOp head = linear;
+  head.fp8_eligible = false;
+  paleo::TransformerOp core;
+  core.op_class = paleo::OpClass::kAttention;
+  CHECK(paleo::op_compute_dtype(linear, fp8) == paleo::Dtype::kFp8E4M3);
+  CHECK(paleo::op_compute_dtype(head, fp8) == paleo::Dtype::kBf16);
+  CHECK(paleo::op_compute_dtype(core, fp8) == paleo::Dtype::kBf16);
+
+  // Casts by hand: the forward reads the bf16 input (2 bytes) and writes its fp8 copy and fp8
+  // transpose (1 + 1); the backward does the same for the output gradient.
+  const paleo::Fp8CastBytes cast = paleo::fp8_cast_bytes(linear, fp8);
+  CHECK(cast.fwd_bytes == Approx(1024.0 * 512 * 4));
+  CHECK(cast.bwd_bytes == Approx(1024.0 * 3072 * 4));
+  linear.fp8_input_from_norm = true;  // the norm wrote the fp8 copy itself
+  CHECK(paleo::fp8_cast_bytes(linear, fp8).fwd_bytes == 0);
+  CHECK(paleo::fp8_cast_bytes(head, fp8).bwd_bytes == 0);
+  CHECK(paleo::fp8_cast_bytes(linear, paleo::precision_policy("bf16", "precision")).bwd_bytes == 0);
+}
+
+TEST_CASE("fp8 attention stays in bf16: the whole step is not priced at the fp8 peak", "[transformer][fp8]") {
+  Json request = {{"command", "estimate"}, {"net", "llama3_8b"}, {"device", "H100_SXM"}, {"cluster", "dgx_h100_ndr"},
+                  {"tp", 1},           {"zero", 1},            {"recompute", "full"},  {"global_batch", 8},
+                  {"seq_len", 8192},   {"virtual_stages", 1},  {"efficiency", {{"fp8_matmul_ceiling", 0.7}, {"matmul_ceiling", 0.7}}}};
+  request["precision"] = "bf16";
+  const Json bf16 = answer(request);
+  request["precision"] = "fp8";
+  const Json fp8 = answer(request);
+  // The attention core's time is the same in both; the linear layers' halves at most.
+  auto core_ms = [](const Json& r) {
+    for (const Json& row : r["layers"])
+      if (row["name"] == "attention.core") return row["forward"]["total_ms"].get<double>();
+    return -1.0;
+  };
+  CHECK(core_ms(fp8) == Approx(core_ms(bf16)));
+  const double speedup = bf16["step_ms"].get<double>() / fp8["step_ms"].get<double>();
+  CHECK(speedup > 1.05);
+  CHECK(speedup < 2.0);
+}
+
+TEST_CASE("A prompt of a length off the fp8 alignment costs what its neighbours do", "[transformer][alignment]") {
+  // FlashAttention walks the keys in 128-wide blocks: 5000 tokens run as 5120, on the tensor cores.
+  auto prefill = [](int tokens) {
+    return answer({{"command", "inference"}, {"net", "llama3_70b"}, {"device", "H100_SXM"}, {"tp", 8},
+                   {"precision", "fp8"}, {"batch_size", 1}, {"prompt_len", tokens}, {"generate_len", 1}})["prefill_ms"]
+        .get<double>();
+  };
+  const double at_4992 = prefill(4992), at_5000 = prefill(5000), at_5008 = prefill(5008);
+  CHECK(at_5000 <= at_5008 * 1.02);
+  CHECK(at_5000 >= at_4992 * 0.98);
+  CHECK(at_5000 < at_4992 * 1.1);
+}
+
+TEST_CASE("ZeRO-3 pays each layer's gathers and scatters, by hand on a slow link", "[transformer][zero3]") {
+  // Two devices joined by a link of 1 s latency: every collective costs one step, about 1 s, far
+  // beyond the tiny model's compute. Per micro-batch, 4 layers: the forward gathers the first
+  // layer with nothing to hide it, then each layer's gather is exposed ((L + 1) g); the backward
+  // gathers again and scatters (g + L (g + s) + s): 3L + 3 = 15 collectives in all. Kept after the
+  // forward pass (reshard_after_forward false), the backward only scatters: 2L + 2 = 10.
+  const Json link = {{"latency_us", 1e6}, {"bandwidth_gb_per_s", 1000}};
+  Json request = {{"command", "estimate"},
+                  {"net", tiny_model()},
+                  {"device", "H100_SXM"},
+                  {"cluster", {{"nodes", 1}, {"devices_per_node", 2}, {"intra", link}, {"inter", link}}},
+                  {"zero", 3},
+                  {"precision", "bf16"},
+                  {"global_batch", 2},
+                  {"micro_batch", 1},
+                  {"recompute", "none"}};
+  const double resharded = answer(request)["breakdown"]["zero3_exposed_ms"].get<double>();
+  CHECK(resharded == Approx(15 * 1000.0).epsilon(0.01));
+  request["reshard_after_forward"] = false;
+  const double kept = answer(request)["breakdown"]["zero3_exposed_ms"].get<double>();
+  CHECK(kept == Approx(10 * 1000.0).epsilon(0.01));
+}
+
+TEST_CASE("A silent request takes its stack's defaults and says which", "[transformer][defaults]") {
+  const Json hopper = answer({{"command", "estimate"}, {"net", "llama3_8b"}, {"device", "H100_SXM"},
+                              {"cluster", "dgx_h100_ndr"}, {"nodes", 1}, {"devices_per_node", 8}, {"tp", 2},
+                              {"global_batch", 64}, {"seq_len", 8192}});
+  const Json& assumed = hopper["assumed"];
+  CHECK(assumed["sequence_parallel"] == true);
+  CHECK(assumed["zero"] == 1);
+  CHECK(assumed.contains("recompute"));
+  CHECK(hopper["parallel"]["sequence_parallel"] == true);
+  CHECK(hopper["parallel"]["zero"] == 1);
+  bool warned = false;
+  for (const Json& w : hopper["warnings"]) warned = warned || w.get<std::string>().find("assumed the defaults of") == 0;
+  CHECK(warned);
+
+  // What the request states is not assumed.
+  const Json stated = answer({{"command", "estimate"}, {"net", "llama3_8b"}, {"device", "H100_SXM"}, {"tp", 2},
+                              {"zero", 0}, {"sequence_parallel", false}, {"recompute", "full"}, {"global_batch", 8}});
+  CHECK_FALSE(stated["assumed"].contains("zero"));
+  CHECK_FALSE(stated["assumed"].contains("sequence_parallel"));
+  CHECK(stated["parallel"]["zero"] == 0);
+
+  // The 2021 Megatron-LM stack of Ampere had neither sequence parallelism nor a distributed
+  // optimizer: it assumes nothing.
+  const Json ampere = answer({{"command", "estimate"}, {"net", "llama3_8b"}, {"device", "A100_80GB_SXM"}, {"tp", 2},
+                              {"global_batch", 8}});
+  CHECK(ampere["assumed"].empty());
+}
+
+TEST_CASE("Llama 3 405B laid out as its authors ran it fits on 80 GB H100s", "[transformer][defaults]") {
+  // Dubey et al. 2024 (arXiv 2407.21783), Table 4: 8,192 GPUs, TP 8, CP 1, PP 16, DP 64,
+  // sequence 8,192, 16M tokens per batch (2,048 sequences), no activation checkpointing (3.3.2).
+  Json request = {{"command", "estimate"}, {"net", "llama3_1_405b"}, {"device", "H100_SXM"}, {"cluster", "dgx_h100_ndr"},
+                  {"nodes", 1024},     {"devices_per_node", 8},  {"tp", 8},  {"pp", 16},  {"dp", 64},
+                  {"seq_len", 8192},   {"global_batch", 2048},   {"precision", "bf16"}};
+  const Json r = answer(request);
+  CHECK(r["fits"] == true);
+  CHECK(r["memory_per_device_bytes"].get<double>() < 80.0 * (1ull << 30));
+  // Its bubble follows the 1F1B schedule: (p - 1) / (v m) of the balanced stage time, here with
+  // 32 micro-batches per replica; the stages differ by a layer (126 over 16), so within 10 %.
+  const double v = r["parallel"]["virtual_stages"].get<double>();
+  CHECK(r["parallel"]["micro_batches"] == 32);
+  CHECK(r["bubble_fraction"].get<double>() == Approx(15.0 / (v * 32)).epsilon(0.1));
+}
