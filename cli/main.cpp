@@ -71,7 +71,7 @@ const char* const kUsage =
     "  --averaging local_sgd|elastic|gossip|ensemble --averaging_every K --gossip_peers K --batch_norm local|global\n"
     "transformer options (estimate, layers, plan, inference): --precision fp32|tf32|fp16|bf16|fp8\n"
     "  --nodes --per_node --devices --cluster --tp --pp --dp --cp --ep --virtual_stages\n"
-    "  --sequence_parallel --micro_batch --global_batch --seq_len --recompute none|selective|full\n"
+    "  --sequence_parallel --micro_batch --global_batch --seq_len --recompute none|selective|selective_op|full\n"
     "  --zero 0..3 --attention flash|materialized --train_tokens --price USD|PRESET --top\n"
     "  --calibration FILE   the profile of `paleo calibrate` (its JSON, or the whole response)\n";
 

@@ -157,3 +157,30 @@ TEST_CASE("Llama 3 405B laid out as its authors ran it fits on 80 GB H100s", "[t
   CHECK(r["parallel"]["micro_batches"] == 32);
   CHECK(r["bubble_fraction"].get<double>() == Approx(15.0 / (v * 32)).epsilon(0.1));
 }
+
+TEST_CASE("torchtitan's op-level checkpointing reruns the element-wise work and half the products", "[transformer][recompute]") {
+  // By hand from the response's per-operator rows: the recompute of one layer is the forward of
+  // every memory-bound operator plus half the forward of each linear layer; the attention kernel
+  // is kept.
+  Json request = {{"command", "estimate"}, {"net", tiny_model()}, {"device", "H100_SXM"}, {"global_batch", 1},
+                  {"recompute", "selective_op"}, {"precision", "bf16"}, {"zero", 0}};
+  const Json r = answer(request);
+  double expected = 0;
+  for (const Json& row : r["layers"]) {
+    const std::string name = row["name"], type = row["type"];
+    if (name.rfind("attention.", 0) != 0 && name.rfind("mlp.", 0) != 0) continue;  // embedding, head
+    const double fwd = row["forward"]["total_ms"].get<double>() * row["count"].get<double>();
+    if (type == "Linear") expected += fwd / 2;
+    else if (name != "attention.core") expected += fwd;
+  }
+  CHECK(r["breakdown"]["recompute_ms"].get<double>() == Approx(expected).epsilon(1e-9));
+  CHECK(r["parallel"]["recompute"] == "selective_op");
+  // It keeps less than no recompute and more than full recompute.
+  request["recompute"] = "none";
+  const double none = answer(request)["memory"]["activations_bytes"].get<double>();
+  request["recompute"] = "full";
+  const double full = answer(request)["memory"]["activations_bytes"].get<double>();
+  const double op = r["memory"]["activations_bytes"].get<double>();
+  CHECK(op < none);
+  CHECK(op > full);
+}

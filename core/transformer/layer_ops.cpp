@@ -246,8 +246,18 @@ std::vector<TransformerOp> head_ops(const TransformerConfig& c, const OpContext&
   return ops;
 }
 
-bool recomputed(const TransformerOp& op, Recompute r) {
-  return r == Recompute::kFull || (r == Recompute::kSelective && op.attention_core && !op.flash);
+bool recomputed(const TransformerOp& op, Recompute r) { return recompute_share(op, r) > 0; }
+
+double recompute_share(const TransformerOp& op, Recompute r) {
+  switch (r) {
+    case Recompute::kFull: return 1;
+    case Recompute::kSelective: return op.attention_core && !op.flash ? 1 : 0;
+    case Recompute::kSelectiveOp:
+      if (op.op_class == OpClass::kMemory) return op.fwd_bytes > 0 ? 1 : 0;
+      return op.op_class == OpClass::kMatmul ? 0.5 : 0;
+    case Recompute::kNone: break;
+  }
+  return 0;
 }
 
 double layer_saved_bytes(const std::vector<TransformerOp>& ops, Recompute r, const OpContext& x,
@@ -255,6 +265,17 @@ double layer_saved_bytes(const std::vector<TransformerOp>& ops, Recompute r, con
   if (r == Recompute::kFull) {
     const Dims d = dims(c, x);
     return d.tokens * d.h * d.ab / d.rep;  // the layer's input only
+  }
+  if (r == Recompute::kSelectiveOp) {
+    // The block's input, the attention kernel's saved tensors and every second product's output:
+    // half of what the products keep (their inputs are the outputs of the ones before).
+    const Dims d = dims(c, x);
+    double bytes = d.tokens * d.h * d.ab / d.rep;
+    for (const TransformerOp& op : ops) {
+      if (op.op_class == OpClass::kAttention) bytes += op.saved_bytes;
+      if (op.op_class == OpClass::kMatmul) bytes += op.saved_bytes / 2;
+    }
+    return bytes;
   }
   double bytes = 0;
   for (const TransformerOp& op : ops)

@@ -66,6 +66,10 @@ std::vector<TransformerOp> head_ops(const TransformerConfig& c, const OpContext&
 // recompute; the attention core under selective recompute, unless a flash kernel (whose backward
 // already recomputes its scores) leaves nothing more to redo.
 bool recomputed(const TransformerOp& op, Recompute r);
+// The share of the operator's forward the backward pass reruns: 1 when recomputed; under
+// selective_op, every element-wise operator and half of each linear layer's work (torchtitan
+// reruns every second matrix product of a block, in the order the block runs them).
+double recompute_share(const TransformerOp& op, Recompute r);
 
 // Bytes a layer keeps for its backward pass under a recompute policy.
 double layer_saved_bytes(const std::vector<TransformerOp>& ops, Recompute r, const OpContext& x,

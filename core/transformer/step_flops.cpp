@@ -12,7 +12,7 @@ double forward_flops(const std::vector<TransformerOp>& ops) {
 double recomputed_flops(const std::vector<TransformerOp>& ops, Recompute r) {
   double f = 0;
   for (const TransformerOp& op : ops)
-    if (recomputed(op, r)) f += op.model_flops_fwd();
+    f += recompute_share(op, r) * op.model_flops_fwd();
   return f;
 }
 

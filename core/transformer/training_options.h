@@ -11,7 +11,10 @@
 
 namespace paleo {
 
-enum class Recompute { kNone, kSelective, kFull };  // Korthikanti et al. 2022
+// Korthikanti et al. 2022 (selective: the attention core; full: every layer), and torchtitan's
+// selective op-level checkpointing (kSelectiveOp: keeps the matrix products' and the attention
+// kernel's outputs, except every second product's, and reruns everything else).
+enum class Recompute { kNone, kSelective, kSelectiveOp, kFull };
 enum class AttentionKernel { kFlash, kMaterialized };  // fused (Dao 2022) or s x s scores in memory
 
 struct ParallelLayout {

@@ -31,7 +31,7 @@ OpsTime time_ops(const std::vector<TransformerOp>& ops, const Device& d, const K
       out.attention.fwd_ms += ot.fwd_ms;
       out.attention.bwd_ms += ot.bwd_ms;
     }
-    if (is_layer && recomputed(op, r)) out.recompute_ms += ot.fwd_ms;
+    if (is_layer) out.recompute_ms += recompute_share(op, r) * ot.fwd_ms;
   }
   return out;
 }
