@@ -2,6 +2,6 @@
 
 namespace paleo {
 
-inline constexpr const char* kVersion = "0.3.12";
+inline constexpr const char* kVersion = "0.3.13";
 
 }  // namespace paleo
