@@ -29,6 +29,8 @@ ONLY = sys.argv[sys.argv.index('--era') + 1] if '--era' in sys.argv else None
 ARGS = [a for a in sys.argv[1:] if not a.startswith('--') and a != ONLY]
 PALEO = ARGS[0] if ARGS else str(ROOT / 'build' / 'native' / 'paleo')
 WRITE = '--write' in sys.argv
+# cnn_scale_cases.json (data parallelism across nodes) is held out of every fit: its cases are
+# predictions of the eras fitted here (docs/validation.md).
 CASE_FILES = ['cnn_cases.json', 'optcnn_cases.json', 'measured_hopper_cases.json']
 DEFAULT_FIT = ['conv_ceiling', 'memory_fraction', 'kernel_overhead_ms']
 

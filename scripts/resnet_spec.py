@@ -119,7 +119,8 @@ def layers(depth, batch=256, variant=''):
 
 PRESETS = {(18, ''): 'resnet18', (34, ''): 'resnet34', (50, ''): 'resnet50_v1_5',
            (101, ''): 'resnet101_v1_5', (152, ''): 'resnet152_v1_5', (50, 'v1'): 'resnet50_v1',
-           (152, 'v1'): 'resnet152_v1', (101, 'resnext'): 'resnext101_32x4d',
+           (152, 'v1'): 'resnet152_v1', (101, 'v1'): 'resnet101_v1',
+           (101, 'resnext'): 'resnext101_32x4d',
            (101, 'se-resnext'): 'se_resnext101_32x4d'}
 
 

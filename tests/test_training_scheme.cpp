@@ -144,9 +144,18 @@ TEST_CASE("global batch norm adds two all-reduces of 2 C values per BN layer") {
         Approx(local["step_ms"].get<double>() + global["batch_norm_sync_ms"].get<double>()).epsilon(1e-12));
   CHECK(global["batch_norm_sync_ms"].get<double>() > 0);
   // ResNet-50's BN channels: 64 + 6 (3 64 + 4 128 + 6 256 + 3 512) + 4 (64 + 128 + 256 + 512) = 26560;
-  // 2 C fp32 values forward and backward: 16 bytes per channel = 424960 bytes. These small messages
-  // go by recursive doubling, which sends n log2 p = 6 n per worker on 64 workers.
+  // 2 C fp32 values forward and backward: 16 bytes per channel = 424960 bytes. The V100's era runs
+  // NCCL, whose tree takes these small messages: each byte up one tree and down the other, 2 n per
+  // worker.
   CHECK(global["wire_bytes_per_step"].get<double>() - local["wire_bytes_per_step"].get<double>() ==
+        Approx(424960.0 * 2).epsilon(1e-12));
+  // With every algorithm of the alpha-beta table they go by recursive doubling, which sends
+  // n log2 p = 6 n per worker on 64 workers.
+  Json any_local = request({{"batch_norm", "local"}}, cluster(64, 1));
+  Json any_global = request({{"batch_norm", "global"}}, cluster(64, 1));
+  any_local["collective_library"] = any_global["collective_library"] = "any";
+  CHECK(run(any_global)["training_scheme"]["wire_bytes_per_step"].get<double>() -
+            run(any_local)["training_scheme"]["wire_bytes_per_step"].get<double>() ==
         Approx(424960.0 * 6).epsilon(1e-12));
 }
 

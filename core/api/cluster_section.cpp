@@ -41,6 +41,13 @@ Json memory_json(const MemoryFootprint& m) {
 }
 
 
+// Weak scaling: one device's step alone (its compute, no exchange) over the cluster's step, the
+// "scaling efficiency" of published data-parallel runs. Null with a pipeline (no one-device step).
+Json scaling_efficiency(const ClusterStep& step) {
+  if (step.pipelined || !(step.step_ms > 0)) return nullptr;
+  return (step.forward_ms + step.backward_ms + step.update_ms) / step.step_ms;
+}
+
 Json step_json(const ClusterStep& step) {
   Json options = Json::array();
   for (const SyncOption& o : step.options) options.push_back(sync_json(o));
@@ -58,6 +65,7 @@ Json step_json(const ClusterStep& step) {
             {"chosen", sync_json(step.chosen)},
             {"step_ms", step.step_ms},
             {"throughput_samples_per_s", step.throughput_samples_per_s()},
+            {"scaling_efficiency", scaling_efficiency(step)},
             {"memory", memory},
             {"max_batch_per_replica", step.max_batch_per_replica > 0 ? Json(step.max_batch_per_replica) : Json()}};
   if (step.pipelined) {
@@ -79,6 +87,11 @@ Json step_json(const ClusterStep& step) {
 ClusterOptions cluster_options(const Request& r) {
   ClusterOptions o;
   o.collective = parse_collective_algorithm(r.collective);
+  if (!r.collective_library.empty()) {
+    o.library = parse_collective_library(r.collective_library, "collective_library");
+  } else if (r.scenario.era && !r.scenario.era->collective_library.empty()) {
+    o.library = parse_collective_library(r.scenario.era->collective_library, "software_era.collective_library");
+  }
   o.bucket_bytes = r.bucket_bytes;
   o.overlap = r.overlap;
   o.pipeline_stages = r.pipeline_stages;
@@ -105,6 +118,7 @@ Json cluster_step_json(const Request& r, std::vector<std::string>& warnings, Clu
   }
   // The same step on 1, 2, 4, ... nodes of the same kind, for the scaling plot.
   Json scaling = Json::array();
+  double one_node_step_ms = 0;
   Scenario s = r.scenario;
   ClusterOptions quick = options;
   quick.find_max_batch = false;
@@ -113,9 +127,13 @@ Json cluster_step_json(const Request& r, std::vector<std::string>& warnings, Clu
     s.cluster.nodes = nodes;
     try {
       const ClusterStep st = cluster_step(s, quick, pricer);
+      if (nodes == 1) one_node_step_ms = st.step_ms;
+      // Weak scaling from one node: its step over this one (the same batch per device).
+      const Json efficiency = one_node_step_ms > 0 && st.step_ms > 0 ? Json(one_node_step_ms / st.step_ms) : Json();
       scaling.push_back({{"nodes", nodes}, {"devices", st.cluster.devices()}, {"step_ms", st.step_ms},
                          {"algorithm", st.chosen.algorithm},
-                         {"throughput_samples_per_s", st.throughput_samples_per_s()}});
+                         {"throughput_samples_per_s", st.throughput_samples_per_s()},
+                         {"efficiency_vs_one_node", efficiency}});
     } catch (const Error& e) {
       // Stages that do not divide this many nodes, say: no point, and the answer says why.
       warnings.push_back("node_scaling: no point for " + std::to_string(nodes) + (nodes == 1 ? " node: " : " nodes: ") +

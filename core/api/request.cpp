@@ -249,6 +249,11 @@ void read_collective(const Json& q, Request& r) {
   }
 }
 
+void read_collective_library(const Json& q, Request& r) {
+  r.collective_library = read_key(q, "collective_library");
+  (void)parse_collective_library(r.collective_library, "collective_library");  // validate early
+}
+
 void read_bucket_bytes(const Json& q, Request& r) {
   r.bucket_bytes = read_number(q, "bucket_bytes", "");
   if (r.bucket_bytes < 0) throw Error("must not be negative", "", "bucket_bytes");
@@ -334,6 +339,7 @@ const RequestField kRequestFields[] = {
      [](const Json& q, Request& r) { r.hybrid_workers = read_count(q["hybrid_workers"], "hybrid_workers", kMaxDevices); }},
     {"collective", Applies::kCnn, read_collective},
     {"bucket_bytes", Applies::kCnn, read_bucket_bytes},
+    {"collective_library", Applies::kCnn, read_collective_library},
     {"optimizer", Applies::kAny, read_optimizer},
     {"pipeline", Applies::kCnn, read_pipeline},
     {"overlap", Applies::kAny, [](const Json& q, Request& r) {

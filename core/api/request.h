@@ -24,6 +24,7 @@ struct Request {
 
   // Cluster step (docs/cluster.md).
   std::string collective = "auto";       // gradient all-reduce algorithm
+  std::string collective_library;        // the stack's collective library; empty: the era's, else any
   double bucket_bytes = 25.0 * 1024 * 1024;  // PyTorch DDP's default bucket_cap_mb = 25
   bool overlap = true;
   bool overlap_given = false;          // the request says "overlap" (search: off unless it does)

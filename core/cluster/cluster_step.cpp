@@ -7,14 +7,17 @@
 #include "core/base/checked_math.h"
 #include "core/base/error.h"
 #include "core/base/request_limits.h"
+#include "core/cluster/nccl_model.h"
 
 namespace paleo {
 namespace {
 
 CollectiveSettings settings_for(const Scenario& s, const ClusterOptions& o) {
   // Sharded parameter servers: one per node unless the request says otherwise.
-  return collective_settings(s.device, o.servers > 1 ? o.servers : s.cluster.nodes,
-                             s.cost_model().message_overhead_ms());
+  CollectiveSettings settings = collective_settings(s.device, o.servers > 1 ? o.servers : s.cluster.nodes,
+                                                    s.cost_model().message_overhead_ms());
+  settings.library = o.library;
+  return settings;
 }
 
 // The devices holding one stage's replicas: stages spread over nodes first.
@@ -102,6 +105,8 @@ void choose(ClusterStep& step, const ClusterOptions& o) {
   double best = std::numeric_limits<double>::infinity();
   for (const SyncOption& opt : step.options) {
     const double t = o.overlap ? opt.step_overlap_ms : opt.step_no_overlap_ms;
+    // `auto` chooses among the algorithms the stack's library runs.
+    if (!pinned && !offered_by(o.library, parse_collective_algorithm(opt.algorithm))) continue;
     if (pinned ? opt.algorithm == collective_algorithm_name(o.collective) : t < best) {
       best = t;
       step.chosen = opt;
@@ -208,6 +213,7 @@ CollectiveSettings collective_settings(const Device& device, std::int64_t server
   settings.message_overhead_ms = message_overhead_ms;
   settings.reduction_ms_per_byte = 3.0 / (device.mem_bandwidth_gb_per_s * 1e9) * 1e3;
   settings.servers = servers;
+  settings.ring_plateau = nccl_ring_plateau(device);
   return settings;
 }
 

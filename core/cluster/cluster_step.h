@@ -17,6 +17,8 @@ namespace paleo {
 
 struct ClusterOptions {
   CollectiveAlgorithm collective = CollectiveAlgorithm::kAuto;
+  // The stack's collective library: `auto` chooses among its algorithms (collectives.h).
+  CollectiveLibrary library = CollectiveLibrary::kAny;
   double bucket_bytes = 25.0 * 1024 * 1024;
   bool overlap = true;  // which of the two steps is the headline
   std::int64_t pipeline_stages = 1;
@@ -59,7 +61,8 @@ ClusterStep cluster_step(const Scenario& scenario, const ClusterOptions& options
 // its cluster at most: the steps of a sweep over clusters cost the network once.
 ClusterStep cluster_step(const Scenario& scenario, const ClusterOptions& options, NetworkPricer& pricer);
 
-// The reduction runs at the device's memory bandwidth (reading two operands, writing one).
+// The reduction runs at the device's memory bandwidth (reading two operands, writing one); NCCL's
+// ring plateau follows the device's generation.
 CollectiveSettings collective_settings(const Device& device, std::int64_t servers, double message_overhead_ms = 0);
 
 // The all-reduce algorithms compared by cluster_step.

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/base/error.h"
+#include "core/cluster/nccl_model.h"
 
 namespace paleo {
 
@@ -140,6 +141,28 @@ CollectiveCost& operator+=(CollectiveCost& a, const CollectiveCost& b) {
   a.beta_ms += b.beta_ms;
   a.reduction_ms += b.reduction_ms;
   return a;
+}
+
+CollectiveLibrary parse_collective_library(const std::string& name, const std::string& field) {
+  if (name == "any") return CollectiveLibrary::kAny;
+  if (name == "nccl_ring") return CollectiveLibrary::kNcclRing;
+  if (name == "nccl") return CollectiveLibrary::kNccl;
+  throw Error("unknown collective library '" + name + "' (known: any, nccl_ring, nccl)", "", field);
+}
+
+const char* collective_library_name(CollectiveLibrary library) {
+  switch (library) {
+    case CollectiveLibrary::kAny: return "any";
+    case CollectiveLibrary::kNcclRing: return "nccl_ring";
+    case CollectiveLibrary::kNccl: return "nccl";
+  }
+  return "";
+}
+
+bool offered_by(CollectiveLibrary library, CollectiveAlgorithm algorithm) {
+  if (library == CollectiveLibrary::kAny) return true;
+  if (algorithm == CollectiveAlgorithm::kRing) return true;
+  return library == CollectiveLibrary::kNccl && algorithm == CollectiveAlgorithm::kDoubleBinaryTree;
 }
 
 CollectiveOp parse_collective_op(const std::string& name) {
@@ -296,8 +319,38 @@ Link ring_link(const Cluster& cluster) {
   return slowest;
 }
 
+namespace {
+
+// An all-reduce as an NCCL library runs it: its ring or tree as NCCL prices them, `auto` the
+// faster of those it offers. False for the algorithms NCCL does not run (priced as before).
+bool nccl_all_reduce(CollectiveAlgorithm algorithm, const Cluster& cluster, double bytes,
+                     const CollectiveSettings& settings, CollectiveCost& out) {
+  using A = CollectiveAlgorithm;
+  if (algorithm == A::kRing) {
+    out = nccl_ring_all_reduce(cluster, bytes, settings);
+    return true;
+  }
+  if (algorithm == A::kDoubleBinaryTree) {
+    out = nccl_tree_all_reduce(cluster, bytes, settings);
+    return true;
+  }
+  if (algorithm != A::kAuto) return false;
+  out = nccl_ring_all_reduce(cluster, bytes, settings);
+  if (settings.library == CollectiveLibrary::kNccl) {
+    const CollectiveCost tree = nccl_tree_all_reduce(cluster, bytes, settings);
+    if (tree.time_ms() < out.time_ms()) out = tree;
+  }
+  return true;
+}
+
+}  // namespace
+
 CollectiveCost cluster_collective(CollectiveOp op, CollectiveAlgorithm algorithm, const Cluster& cluster,
                                   double bytes, const CollectiveSettings& settings) {
+  if (op == CollectiveOp::kAllReduce && settings.library != CollectiveLibrary::kAny) {
+    CollectiveCost c;
+    if (nccl_all_reduce(algorithm, cluster, bytes, settings, c)) return c;
+  }
   if (algorithm == CollectiveAlgorithm::kHierarchical) return hierarchical_collective(op, cluster, bytes, settings);
   if (algorithm != CollectiveAlgorithm::kAuto)
     return collective_cost(op, algorithm, cluster.devices(), bytes, flat_link(cluster, algorithm), settings);

@@ -29,12 +29,28 @@ struct CollectiveCost {
 // Adds b's latency, bandwidth and reduction terms to a's (a keeps its algorithm name).
 CollectiveCost& operator+=(CollectiveCost& a, const CollectiveCost& b);
 
+// The collective library of the software stack, which decides which all-reduce algorithms `auto`
+// chooses among and how a ring or tree is priced (core/cluster/nccl_model.h): any algorithm at its
+// alpha-beta cost (kAny); NCCL before 2.4, rings only (kNcclRing); NCCL 2.4 and later, rings and
+// double binary trees (kNccl), each priced by NCCL's own cost model of the Simple protocol.
+enum class CollectiveLibrary { kAny, kNcclRing, kNccl };
+
+// "any", "nccl_ring" or "nccl"; throws paleo::Error naming `field`.
+CollectiveLibrary parse_collective_library(const std::string& name, const std::string& field);
+const char* collective_library_name(CollectiveLibrary library);
+// Whether `library` runs `algorithm` (kAny runs every one; NCCL rings, and trees from 2.4 on).
+bool offered_by(CollectiveLibrary library, CollectiveAlgorithm algorithm);
+
 struct CollectiveSettings {
   // Milliseconds per byte reduced (the reduction reads two operands and writes one).
   double reduction_ms_per_byte = 0;
   std::int64_t servers = 1;  // sharded parameter server
   // The software's time to issue one message, added to the link's latency at every step.
   double message_overhead_ms = 0;
+  CollectiveLibrary library = CollectiveLibrary::kAny;
+  // NCCL's factor on a ring's latency across nodes ("plateau effect of ring"): 1.9 before
+  // Ampere, 1.4 from Ampere on (nccl_ring_plateau).
+  double ring_plateau = 1.9;
 };
 
 // Rounds of a recursive doubling over p workers: the smallest h with 2^h >= p (0 for p <= 1).
@@ -77,7 +93,8 @@ Link ring_link(const Cluster& cluster);
 // A collective over a whole cluster: flat algorithms run over the inter-node link once there is
 // more than one node (a ring at its slowest hop, ring_link; the others with the node's devices
 // sharing its NICs); kHierarchical as above (all-reduce, reduce-scatter, all-gather); kAuto the
-// fastest of all.
+// fastest of all. With an NCCL library (settings.library) an all-reduce's ring and double binary
+// tree are NCCL's (nccl_model.h), and kAuto chooses among the algorithms that library offers.
 CollectiveCost cluster_collective(CollectiveOp op, CollectiveAlgorithm algorithm, const Cluster& cluster,
                                   double bytes, const CollectiveSettings& settings);
 

@@ -34,6 +34,10 @@ SoftwareEra era_from_json(const Json& doc, const std::string& field, const std::
     era.conv_algorithms = read_strings(doc, "conv_algorithms", "");
     (void)conv_candidates_from_names(era.conv_algorithms, field + ".conv_algorithms");  // names checked once
   }
+  if (doc.contains("collective_library")) {
+    // Its name is checked where the cluster step reads it (core/api/cluster_section.cpp).
+    era.collective_library = read_string(doc, "collective_library", "");
+  }
   return era;
 }
 
@@ -84,6 +88,7 @@ Json efficiency_json(const KernelEfficiency& e) {
 Json software_era_json(const SoftwareEra& era) {
   Json j = {{"key", era.key}, {"name", era.name}, {"efficiency", efficiency_json(era.efficiency)}};
   if (!era.conv_algorithms.empty()) j["conv_algorithms"] = era.conv_algorithms;
+  if (!era.collective_library.empty()) j["collective_library"] = era.collective_library;
   return j;
 }
 

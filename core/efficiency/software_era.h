@@ -24,6 +24,9 @@ struct SoftwareEra {
   // request fields and their values, applied by the request reader, which names each one it
   // applied in the response (docs/transformer.md, "A stack's defaults").
   Json defaults = Json::object();
+  // The collective library of the era's stack ("nccl_ring", "nccl"; empty: any algorithm), which
+  // decides how a data-parallel step's gradient all-reduce runs (core/cluster/collectives.h).
+  std::string collective_library;
 };
 
 // The fits recorded for an era of presets/software_eras.json: its own (generation "") and its
@@ -53,7 +56,8 @@ SoftwareEra software_era_of_request(const Json& request, const Device& device, c
 // "memory_fraction", "kernel_overhead_ms"}) replaced. Throws paleo::Error naming field.name.
 KernelEfficiency efficiency_from_json(const Json& obj, KernelEfficiency base, const std::string& field);
 Json efficiency_json(const KernelEfficiency& e);
-// {"key", "name", "efficiency", "conv_algorithms"?} of an era, as responses report it.
+// {"key", "name", "efficiency", "conv_algorithms"?, "collective_library"?} of an era, as responses
+// report it.
 Json software_era_json(const SoftwareEra& era);
 
 }  // namespace paleo

@@ -68,8 +68,9 @@ SchemeStep training_scheme_step(const Scenario& s, const ClusterOptions& o, cons
   out.compute_ms = cs.forward_ms + cs.backward_ms + cs.update_ms;
   const std::vector<GradientTensor> tensors = gradient_tensors(c.net);
   for (const GradientTensor& t : tensors) out.dense_gradient_bytes += t.values * kValueBytes;
-  const CollectiveSettings settings = collective_settings(s.device, o.servers > 1 ? o.servers : s.cluster.nodes,
-                                                          s.cost_model().message_overhead_ms());
+  CollectiveSettings settings = collective_settings(s.device, o.servers > 1 ? o.servers : s.cluster.nodes,
+                                                    s.cost_model().message_overhead_ms());
+  settings.library = o.library;  // the all-reduces are the cluster step's, as its library prices them
   const CollectiveAlgorithm chosen = parse_collective_algorithm(cs.chosen.algorithm);
   std::int64_t barrier_steps = 1;       // steps each worker runs between barriers
   std::int64_t barrier_workers = m;     // workers that wait for each other

@@ -114,6 +114,8 @@ export interface RequestFields {
   devices_per_node?: number;
   collective?: Collective;
   bucket_bytes?: number;
+  /** The stack's collective library (default: the CNN software era's, else `any`). */
+  collective_library?: 'any' | 'nccl_ring' | 'nccl';
   overlap?: boolean;
   pipeline?: { stages: number; micro_batches: number; schedule?: 'gpipe' | '1f1b'; split?: number[] };
   /** `estimate`: samples in one pass over the dataset; adds `train` (time and cost to train). */
