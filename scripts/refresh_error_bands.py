@@ -44,7 +44,9 @@ def main():
     families = {}
     for f in suite['families']:
         name = f['family']
-        scored = [c for c in suite['cases'] if c['family'] == name and c['ok'] and c['expressible']]
+        # A true/false statement case has no error (it agrees or not): not scored.
+        scored = [c for c in suite['cases'] if c['family'] == name and c['ok'] and c['expressible']
+                  and c['error'] is not None]
         if not scored:
             continue
         # Out of sample: a leave-one-out residual, or a case held out of every era's fit (no residual
