@@ -14,6 +14,7 @@ using Json = nlohmann::ordered_json;
 
 std::string g(const Json& v) {
   if (v.is_null()) return "-";
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";  // a statement case
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.6g", v.get<double>());
   return buf;
@@ -38,7 +39,8 @@ std::vector<std::string> summary_cells(const std::string& name, const Json& s) {
   return {name, std::to_string(s["cases"].get<long long>()), std::to_string(s["run"].get<long long>()),
           std::to_string(s["failed"].get<long long>()), std::to_string(s["expressible"].get<long long>()),
           std::to_string(s["not_expressible"].get<long long>()), percent(s["median_abs_error"], false),
-          percent(s["max_abs_error"], false), percent(s["mean_error"])};
+          percent(s["max_abs_error"], false), percent(s["mean_error"]),
+          std::to_string(s["statements_agreed"].get<long long>()) + "/" + std::to_string(s["statements"].get<long long>())};
 }
 
 }  // namespace
@@ -59,7 +61,7 @@ void print_validation(std::ostream& out, const Json& r, Format format) {
   out << "\n";
   // Statistics over the expressible cases that ran (docs/validation.md).
   table_row(out, {"family", "cases", "run", "failed", "expressible", "not_expressible", "median_abs_error_percent",
-            "max_abs_error_percent", "mean_error_percent"}, csv);
+            "max_abs_error_percent", "mean_error_percent", "statements_agreed"}, csv);
   for (const Json& f : r["families"]) table_row(out, summary_cells(f["family"].get<std::string>(), f), csv);
   table_row(out, summary_cells("overall", r["overall"]), csv);
 }

@@ -61,7 +61,9 @@ def main():
     families = {}
     for f in suite['families']:
         name = f['family']
-        scored = [c for c in suite['cases'] if c['family'] == name and c['ok'] and c['expressible']]
+        # A true/false statement case has no error (it agrees or not): not scored.
+        scored = [c for c in suite['cases'] if c['family'] == name and c['ok'] and c['expressible']
+                  and c['error'] is not None]
         if not scored:
             continue
         errors, kind, stale = family_band(scored, fitted, cv, loso)

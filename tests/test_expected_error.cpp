@@ -41,7 +41,9 @@ std::map<std::string, double> era_residuals(const char* field) {
 std::vector<const Json*> scored(const std::string& family) {
   std::vector<const Json*> out;
   for (const Json& c : suite()["cases"])
-    if (c["family"] == family && c["ok"].get<bool>() && c["expressible"].get<bool>()) out.push_back(&c);
+    // Scored: expressible, run, and a figure (a true/false statement has no error).
+    if (c["family"] == family && c["ok"].get<bool>() && c["expressible"].get<bool>() && c["error"].is_number())
+      out.push_back(&c);
   return out;
 }
 

@@ -184,3 +184,53 @@ TEST_CASE("torchtitan's op-level checkpointing reruns the element-wise work and 
   CHECK(op < none);
   CHECK(op > full);
 }
+
+TEST_CASE("FSDP under a pipeline keeps the weights for the whole step: one gather, one scatter", "[transformer][zero3]") {
+  // torchtitan's default policy (reshard_after_forward = not pp_enabled) and PyTorch's pipeline
+  // stages, which keep the gathered weights and the unsharded gradients until the last
+  // micro-batch. Two stages of two layers on 1 s links: the forward gathers (L + 1) times, the
+  // backward scatters (L + 1) times, 6 collectives a step whatever the micro-batch count.
+  const Json link = {{"latency_us", 1e6}, {"bandwidth_gb_per_s", 1000}};
+  Json request = {{"command", "estimate"},
+                  {"net", tiny_model()},
+                  {"device", "H100_SXM"},
+                  {"software_era", "pytorch_fsdp_hopper_2024"},
+                  {"cluster", {{"nodes", 1}, {"devices_per_node", 4}, {"intra", link}, {"inter", link}}},
+                  {"pp", 2},
+                  {"dp", 2},
+                  {"zero", 3},
+                  {"precision", "bf16"},
+                  {"micro_batch", 1},
+                  {"recompute", "none"}};
+  request["global_batch"] = 8;  // 4 micro-batches per replica
+  const Json four = answer(request);
+  CHECK(four["assumed"]["reshard_after_forward"] == false);
+  CHECK(four["breakdown"]["zero3_exposed_ms"].get<double>() == Approx(6 * 1000.0).epsilon(0.01));
+  request["global_batch"] = 16;  // 8 micro-batches
+  CHECK(answer(request)["breakdown"]["zero3_exposed_ms"].get<double>() == Approx(6 * 1000.0).epsilon(0.01));
+  // The unsharded gradients and weights are held: each stage's full parameters, twice over.
+  const double params = four["memory"]["params_bytes"].get<double>();
+  request["reshard_after_forward"] = true;
+  const Json resharded = answer(request);
+  CHECK_FALSE(resharded["assumed"].contains("reshard_after_forward"));
+  CHECK(params > resharded["memory"]["params_bytes"].get<double>());
+  // Without a pipeline the same stack reshards after the forward pass.
+  const Json flat = answer({{"command", "estimate"}, {"net", tiny_model()}, {"device", "H100_SXM"},
+                            {"software_era", "pytorch_fsdp_hopper_2024"}, {"global_batch", 8}});
+  CHECK(flat["assumed"]["reshard_after_forward"] == true);
+}
+
+TEST_CASE("torchao's float8 keeps no fp8 weights; an unfused loss holds an fp32 copy of the logits", "[transformer][memory]") {
+  Json request = {{"command", "estimate"}, {"net", tiny_model()}, {"device", "H100_SXM"}, {"precision", "fp8"},
+                  {"global_batch", 4}, {"micro_batch", 4}, {"zero", 0}, {"recompute", "none"}};
+  request["fp8_weight_copy"] = true;
+  const Json te = answer(request);
+  request["fp8_weight_copy"] = false;
+  const Json torchao = answer(request);
+  CHECK(te["memory"]["fp8_state_bytes"].get<double>() > 0);
+  CHECK(torchao["memory"]["fp8_state_bytes"] == 0);
+  // 4 x 128 tokens x a 1,024-entry vocabulary (padded to 1,024): 4 more bytes each, by hand.
+  request["fused_cross_entropy"] = false;
+  const double unfused = answer(request)["memory"]["workspace_bytes"].get<double>();
+  CHECK(unfused - torchao["memory"]["workspace_bytes"].get<double>() == Approx(4.0 * 128 * 1024 * 4));
+}

@@ -47,8 +47,8 @@ void print_table(const Json& r) {
   std::cout << "validation suite (error = predicted / measured - 1)\n";
   for (const Json& c : r["cases"])
     std::cout << c["id"].get<std::string>() << "\t" << c["family"].get<std::string>() << "\tpredicted "
-              << (c["predicted"].is_null() ? std::string("-") : std::to_string(c["predicted"].get<double>()))
-              << "\tmeasured " << c["measured"].get<double>() << "\terror " << percent(c["error"])
+              << (c["predicted"].is_number() ? std::to_string(c["predicted"].get<double>()) : c["predicted"].dump())
+              << "\tmeasured " << c["measured"].dump() << "\terror " << percent(c["error"])
               << (c["expressible"].get<bool>() ? "" : "\t(not expressible)") << "\n";
   for (const Json& f : r["families"])
     std::cout << f["family"].get<std::string>() << "\tcases " << f["cases"] << "\tscored " << f["scored"]
@@ -101,7 +101,13 @@ TEST_CASE("Every expressible validation case runs and every other says why", "[v
     INFO(c["id"].get<std::string>() << ": " << c.value("message", ""));
     if (c["expressible"].get<bool>()) {
       CHECK(c["ok"].get<bool>());
-      CHECK(c["predicted"].get<double>() > 0);
+      if (c["measured"].is_boolean()) {  // a statement: a true/false answer, no error
+        CHECK(c["predicted"].is_boolean());
+        CHECK(c["error"].is_null());
+        CHECK(c["agrees"] == (c["predicted"] == c["measured"]));
+      } else {
+        CHECK(c["predicted"].get<double>() > 0);
+      }
     } else {
       CHECK(!c.value("why", "").empty());
     }
@@ -172,6 +178,54 @@ TEST_CASE("A validation case whose request fails is an error row, not run", "[va
   Json recursive = good;
   recursive["request"] = {{"command", "validate"}};
   CHECK_THROWS_AS(paleo::parse_validation_case(recursive, "t"), paleo::Error);
+}
+
+TEST_CASE("A true/false statement case agrees or not, and is counted apart from the errors", "[validation]") {
+  // The same estimate stated to fit and stated not to: whatever the model answers, exactly one of
+  // the two agrees; neither has an error, and neither is scored.
+  const Json request = {{"command", "estimate"}, {"net", "llama3_8b"}, {"device", "H100_SXM"}, {"tp", 1},
+                        {"global_batch", 1}, {"seq_len", 1024}};
+  const Json fits = {{"id", "fits"}, {"family", "f"}, {"source", {{"url", "https://example.org"}}}, {"request", request},
+                     {"compare", "fits"}, {"measured", true}};
+  Json oom = fits;
+  oom["id"] = "oom";
+  oom["measured"] = false;
+  Json figure = fits;
+  figure["id"] = "figure";
+  figure["compare"] = "memory_per_device_bytes";
+  figure["measured"] = 1e11;
+  Json not_flag = oom;  // a statement compared with a number fails to run
+  not_flag["id"] = "not_flag";
+  not_flag["compare"] = "memory_per_device_bytes";
+  const std::vector<paleo::ValidationCase> cases = {
+      paleo::parse_validation_case(fits, "t"), paleo::parse_validation_case(oom, "t"),
+      paleo::parse_validation_case(figure, "t"), paleo::parse_validation_case(not_flag, "t")};
+  CHECK(cases[0].statement);
+  CHECK(cases[0].stated);
+  CHECK_FALSE(cases[1].stated);
+  CHECK_FALSE(cases[2].statement);
+  const Json r = paleo::validation_response(Json{{"command", "validate"}}, cases);
+  REQUIRE(r["ok"].get<bool>());
+  const Json& a = r["cases"][0];
+  const Json& b = r["cases"][1];
+  REQUIRE(a["ok"].get<bool>());
+  REQUIRE(b["ok"].get<bool>());
+  CHECK(a["predicted"].is_boolean());
+  CHECK(a["predicted"] == b["predicted"]);
+  CHECK(a["error"].is_null());
+  CHECK(a["agrees"].get<bool>() != b["agrees"].get<bool>());
+  CHECK(a["agrees"].get<bool>() == a["predicted"].get<bool>());
+  CHECK_FALSE(r["cases"][3]["ok"].get<bool>());
+  const Json& o = r["overall"];
+  CHECK(o["statements"] == 2);
+  CHECK(o["statements_agreed"] == 1);
+  CHECK(o["scored"] == 1);  // the figure only
+  CHECK(o["failed"] == 1);
+  CHECK(o["median_abs_error"].get<double>() == Approx(std::fabs(r["cases"][2]["error"].get<double>())));
+
+  Json two = fits;  // a statement compares one field
+  two["compare"] = Json::array({"fits", "fits"});
+  CHECK_THROWS_AS(paleo::parse_validation_case(two, "t"), paleo::Error);
 }
 
 TEST_CASE("paleo validate prints one line per case and the family summary", "[validation][cli]") {

@@ -28,7 +28,8 @@ const std::vector<std::string>& transformer_request_fields() {
   static const std::vector<std::string> fields = {
       "precision", "seq_len", "global_batch", "micro_batch", "tp", "pp", "dp", "cp", "ep", "virtual_stages",
       "sequence_parallel", "schedule", "recompute", "zero", "attention", "train_tokens", "price_per_gpu_hour",
-      "prompt_len", "generate_len", "top", "software_era", "efficiency", "reshard_after_forward"};
+      "prompt_len", "generate_len", "top", "software_era", "efficiency", "reshard_after_forward", "fp8_weight_copy",
+      "fused_cross_entropy"};
   return fields;
 }
 
@@ -53,6 +54,12 @@ Json with_stack_defaults(const Json& request, TransformerRequest& t) {
       t.recompute_auto = true;
     } else if (it.key() == "virtual_stages" && it.value() == "auto") {
       t.virtual_stages_auto = true;
+    } else if (it.key() == "reshard_after_forward" && it.value() == "unless_pipeline") {
+      // torchtitan's "default" policy: reshard_after_forward = not pp_enabled.
+      const bool pipeline = request.contains("pp") && request["pp"].is_number_integer() && request["pp"].get<std::int64_t>() > 1;
+      effective[it.key()] = !pipeline;
+      t.assumed[it.key()] = !pipeline;
+      continue;
     } else {
       if (!is_stack_default_field(it.key()))
         throw Error("software era '" + t.era.key + "' has a default for '" + it.key() + "', which is not a stack choice",
@@ -68,7 +75,7 @@ Json with_stack_defaults(const Json& request, TransformerRequest& t) {
 
 bool is_stack_default_field(const std::string& field) {
   for (const char* f : {"sequence_parallel", "zero", "recompute", "virtual_stages", "attention", "reshard_after_forward",
-                        "micro_batch"})
+                        "micro_batch", "fp8_weight_copy", "fused_cross_entropy"})
     if (field == f) return true;
   return false;
 }
@@ -120,6 +127,8 @@ TransformerRequest parse_transformer_request(const Json& given, const Device& de
   if (request.contains("attention")) o.attention = parse_attention(read_string(request, "attention", ""), "attention");
   if (request.contains("overlap")) o.overlap = read_flag(request, "overlap");
   if (request.contains("reshard_after_forward")) o.reshard_after_forward = read_flag(request, "reshard_after_forward");
+  if (request.contains("fp8_weight_copy")) o.fp8_weight_copy = read_flag(request, "fp8_weight_copy");
+  if (request.contains("fused_cross_entropy")) o.fused_cross_entropy = read_flag(request, "fused_cross_entropy");
   if (request.contains("optimizer")) {
     const std::string opt = read_string(request, "optimizer", "");
     if (opt != "sgd" && opt != "momentum" && opt != "adam") throw Error("must be \"sgd\", \"momentum\" or \"adam\"", "", "optimizer");

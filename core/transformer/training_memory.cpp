@@ -63,9 +63,9 @@ TransformerMemory training_memory(const TransformerConfig& c, const TrainingOpti
     m.optimizer_bytes = dense.optimizer + experts.optimizer;
     const double in_flight = in_flight_micro_batches(o.schedule, m.stage, p.pp, p.virtual_stages, o.micro_batches());
     m.activations_bytes = in_flight * stage_activation_bytes(s, ops, c, x, o.recompute);
-    if (o.precision.fp8) {
+    if (o.precision.fp8 && o.fp8_weight_copy) {
       // An fp8 copy of every weight, and per linear operator three amax histories (input,
-      // weight, gradient) with their scales.
+      // weight, gradient) with their scales (Transformer Engine's delayed scaling).
       double linears = 0;
       for (const TransformerOp& op : ops.dense_layer) linears += op.op_class == OpClass::kMatmul ? 1 : 0;
       m.fp8_state_bytes = s.params + static_cast<double>(s.layers) * linears * 3 * (kAmaxHistory + 2) * 4;
@@ -76,11 +76,14 @@ TransformerMemory training_memory(const TransformerConfig& c, const TrainingOpti
     if (o.recompute != Recompute::kNone) transient = layer_saved_bytes(ops.dense_layer, Recompute::kNone, x, c);
     if (s.head)
       for (const TransformerOp& op : ops.head)
-        if (op.name == "head.logits") transient = std::max(transient, op.m * op.n * dtype_bytes(x.activations));
+        if (op.name == "head.logits")
+          transient = std::max(transient, op.m * op.n * (dtype_bytes(x.activations) + (o.fused_cross_entropy ? 0 : 4)));
     m.workspace_bytes = kCublasWorkspaceBytes + transient;
     if (o.zero >= 3) m.workspace_bytes += 2 * ops_params(ops.dense_layer) * dtype_bytes(o.precision.params);
     // Weights kept after the forward pass stay gathered, the whole stage's, until the backward.
     if (o.zero >= 3 && !o.reshard_after_forward) m.params_bytes += s.params * dtype_bytes(o.precision.params);
+    // ... and under a pipeline the gradients accumulate unsharded until the last micro-batch.
+    if (o.zero3_once_per_step()) m.gradients_bytes += s.params * dtype_bytes(o.precision.gradients);
     if (i == 0 || m.total_bytes() > worst.total_bytes()) worst = m;
   }
   return worst;

@@ -44,6 +44,18 @@ struct TrainingOptions {
   // for its backward (FSDP's reshard_after_forward, DeepSpeed ZeRO-3); false keeps them to the
   // backward pass (FSDP's SHARD_GRAD_OP keeps them across micro-batches).
   bool reshard_after_forward = true;
+  // Under a pipeline, weights kept after the forward pass stay gathered through every micro-batch
+  // of the step and the gradients accumulate unsharded until the last one (PyTorch's pipeline
+  // stages turn off FSDP's resharding after backward and its gradient sync for all but the last
+  // micro-batch): one gather and one reduce-scatter per step.
+  bool zero3_once_per_step() const { return zero >= 3 && !reshard_after_forward && parallel.pp > 1; }
+  // fp8: a cached fp8 copy of every weight (Transformer Engine keeps it across micro-batches);
+  // false: cast at each use and dropped (torchao's float8 training).
+  bool fp8_weight_copy = true;
+  // The loss over the vocabulary in one fused kernel on the low-precision logits (Megatron's
+  // vocabulary-parallel cross-entropy); false: the logits cast to an fp32 copy first, live beside
+  // them while the loss runs (torchtitan's cross_entropy(pred.float(), labels)).
+  bool fused_cross_entropy = true;
   bool pp_scatter_gather = true;  // pipeline messages split over the TP group (Narayanan 2021)
   KernelEfficiency efficiency;    // of the software era (core/efficiency/software_era.h)
   std::int64_t micro_batches() const { return global_batch / (parallel.dp * micro_batch); }

@@ -142,6 +142,7 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
   // Forward and backward of one micro-batch on each stage.
   struct StageTime {
     double fwd = 0, bwd = 0, compute = 0, recompute = 0, tp = 0, cp = 0, ep = 0, pp = 0, zero3 = 0;
+    double zero3_per_step = 0;  // ZeRO-3 under a pipeline with the weights kept: once a step
   };
   std::vector<StageTime> st(stages.size());
   for (std::size_t i = 0; i < stages.size(); ++i) {
@@ -175,8 +176,13 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
     if (o.zero >= 3 && p.dp * p.cp > 1) {
       const Zero3Exposure z = zero3_exposure(s, o, groups, settings, fwd_compute, a.compute - fwd_compute);
       a.zero3 = z.fwd_ms + z.bwd_ms;
-      a.fwd += z.fwd_ms;
-      a.bwd += z.bwd_ms;
+      if (o.zero3_once_per_step()) {
+        a.zero3_per_step = a.zero3;  // paid by the first forward and the last backward only
+        a.zero3 = 0;
+      } else {
+        a.fwd += z.fwd_ms;
+        a.bwd += z.bwd_ms;
+      }
     }
   }
 
@@ -202,6 +208,9 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
   b.ep_comm_ms = md * w.ep;
   b.pp_comm_ms = md * w.pp;
   b.zero3_exposed_ms = md * w.zero3;
+  double zero3_per_step = 0;
+  for (const StageTime& stage : st) zero3_per_step = std::max(zero3_per_step, stage.zero3_per_step);
+  b.zero3_exposed_ms += zero3_per_step;
 
   // Data-parallel gradient reduction and the optimizer, per stage; the last to finish counts.
   const std::int64_t shards = p.dp * p.cp;
@@ -242,7 +251,7 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
       b.optimizer_ms = optimizer;
     }
   }
-  est.step_ms = est.pipeline_ms + tail_ms;
+  est.step_ms = est.pipeline_ms + zero3_per_step + tail_ms;
 
   const StepFlops flops = step_flops(c, o, ops);
   est.model_flops_per_step = flops.model;

@@ -31,9 +31,16 @@ ValidationCase parse_validation_case(const Json& entry, const std::string& file)
     } else {
       for (const std::string& name : read_strings(entry, "compare", "")) c.compare.push_back(as_pointer(name, where));
     }
-    c.measured = read_number(entry, "measured", "");
-    // The error divides by the measurement.
-    if (!(c.measured > 0)) throw Error("'measured' must be positive", "", "measured");
+    if (entry.contains("measured") && entry["measured"].is_boolean()) {
+      // A published yes/no statement, compared with one boolean of the response.
+      c.statement = true;
+      c.stated = entry["measured"].get<bool>();
+      if (c.compare.size() != 1) throw Error("a true/false 'measured' compares one field", "", "compare");
+    } else {
+      c.measured = read_number(entry, "measured", "");
+      // The error divides by the measurement.
+      if (!(c.measured > 0)) throw Error("'measured' must be positive (or true/false for a statement)", "", "measured");
+    }
     if (entry.contains("expressible")) {
       if (!entry["expressible"].is_boolean()) throw Error("'expressible' must be true or false", "", "expressible");
       c.expressible = entry["expressible"].get<bool>();

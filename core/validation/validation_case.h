@@ -1,8 +1,8 @@
 #pragma once
 // validation/: Paleo's predictions against published measurements (docs/validation.md). This
 // file: one case of presets/validation/*.json as the suite runs it — its request, the response
-// fields it compares, the measured figure, and whether the model can express what the source
-// states.
+// fields it compares, the measured figure (or a published true/false statement, such as "this
+// layout runs out of memory"), and whether the model can express what the source states.
 #include <string>
 #include <vector>
 
@@ -16,6 +16,10 @@ struct ValidationCase {
   // JSON pointers into the response; the prediction is their sum (e.g. forward + backward).
   std::vector<std::string> compare;
   double measured = 0;
+  // A statement case: the source states a yes/no fact (a layout fits, or runs out of memory), and
+  // the response's boolean at the one compare pointer either agrees or not. No error is computed.
+  bool statement = false;
+  bool stated = false;  // the statement's value, when `statement`
   bool expressible = true;
   std::string why;  // what the source states that the model cannot set (when not expressible)
   std::string source_url;

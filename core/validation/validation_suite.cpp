@@ -13,6 +13,7 @@ struct CaseResult {
   const ValidationCase* c = nullptr;
   bool ok = false;
   double predicted = 0;
+  bool predicted_flag = false;  // a statement case's answer
   std::string message;  // why it did not run
 };
 
@@ -22,6 +23,16 @@ CaseResult run_case(const ValidationCase& c) {
   const Json response = handle_request(c.request);
   if (!response.value("ok", false)) {
     r.message = response.contains("error") ? response["error"].value("message", "") : "the request failed";
+    return r;
+  }
+  if (c.statement) {
+    const Json::json_pointer p(c.compare[0]);
+    if (!response.contains(p) || !response[p].is_boolean()) {
+      r.message = "the response has no true/false at " + c.compare[0];
+      return r;
+    }
+    r.ok = true;
+    r.predicted_flag = response[p].get<bool>();
     return r;
   }
   double sum = 0;
@@ -45,6 +56,16 @@ Json compare_json(const ValidationCase& c) {
 
 Json case_json(const CaseResult& r) {
   const ValidationCase& c = *r.c;
+  if (c.statement) {
+    // A statement has no error: it agrees or not.
+    Json row = {{"id", c.id}, {"family", c.family}, {"compare", compare_json(c)}, {"ok", r.ok},
+                {"predicted", r.ok ? Json(r.predicted_flag) : Json()}, {"measured", c.stated}, {"error", Json()},
+                {"agrees", r.ok ? Json(r.predicted_flag == c.stated) : Json()}, {"expressible", c.expressible}};
+    if (!c.expressible) row["why"] = c.why;
+    if (!r.ok) row["message"] = r.message;
+    row["source_url"] = c.source_url;
+    return row;
+  }
   Json row = {{"id", c.id}, {"family", c.family}, {"compare", compare_json(c)}, {"ok", r.ok},
               {"predicted", r.ok ? Json(r.predicted) : Json()}, {"measured", c.measured},
               {"error", r.ok ? Json(r.predicted / c.measured - 1) : Json()}, {"expressible", c.expressible}};
@@ -57,9 +78,10 @@ Json case_json(const CaseResult& r) {
 Json number_or_null(double v, bool present) { return present ? Json(v) : Json(); }
 
 // Statistics over the expressible cases that ran: a case the model cannot express measures the
-// missing feature, not the model's accuracy (its error is still listed).
+// missing feature, not the model's accuracy (its error is still listed). Statements are counted
+// apart (how many the model agrees with); they have no error to summarise.
 Json summary_json(const std::vector<const CaseResult*>& results) {
-  std::int64_t run = 0, failed = 0, expressible = 0;
+  std::int64_t run = 0, failed = 0, expressible = 0, statements = 0, agreed = 0;
   std::vector<double> errors;
   for (const CaseResult* r : results) {
     if (r->ok) {
@@ -68,7 +90,13 @@ Json summary_json(const std::vector<const CaseResult*>& results) {
       ++failed;
     }
     if (r->c->expressible) ++expressible;
-    if (r->ok && r->c->expressible) errors.push_back(r->predicted / r->c->measured - 1);
+    if (!r->ok || !r->c->expressible) continue;
+    if (r->c->statement) {
+      ++statements;
+      if (r->predicted_flag == r->c->stated) ++agreed;
+    } else {
+      errors.push_back(r->predicted / r->c->measured - 1);
+    }
   }
   const ErrorStats s = error_stats(errors);
   const bool any = s.count > 0;
@@ -76,7 +104,7 @@ Json summary_json(const std::vector<const CaseResult*>& results) {
           {"not_expressible", static_cast<std::int64_t>(results.size()) - expressible},
           {"scored", static_cast<std::int64_t>(s.count)},
           {"median_abs_error", number_or_null(s.median_abs, any)}, {"max_abs_error", number_or_null(s.max_abs, any)},
-          {"mean_error", number_or_null(s.mean, any)}};
+          {"mean_error", number_or_null(s.mean, any)}, {"statements", statements}, {"statements_agreed", agreed}};
 }
 
 }  // namespace

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { serve, launch, dist, root, cliApi, assertClose, newPage, afterUpdate, assertNoAxeViolations } from './helpers.mjs';
 import { absPercent, compareUnit, expectedErrorText, sig, signedPercent, splitSource } from '../../web/src/format.js';
 
+const shown = (v) => (typeof v === 'boolean' ? String(v) : sig(v));
+
 let server, browser, validation;
 const artifacts = join(root, 'test-artifacts');
 
@@ -88,7 +90,8 @@ test('"How accurate is it?" shows the CLI\'s validate: scatter, families and cas
   await openSection(page);
 
   // The scatter: one point per scored case.
-  const scored = validation.cases.filter((c) => c.ok && c.expressible);
+  // A true/false statement case (its measured is a boolean) has no error: no point.
+  const scored = validation.cases.filter((c) => c.ok && c.expressible && typeof c.measured === 'number');
   assert.equal(Number(await page.locator('#accuracy-chart').getAttribute('data-points')), scored.length);
   assert.equal(scored.length, validation.overall.scored);
   assert.ok(await page.locator('#accuracy-chart canvas').count() >= 1);
@@ -115,8 +118,13 @@ test('"How accurate is it?" shows the CLI\'s validate: scatter, families and cas
   assert.equal(await page.locator('#accuracy-cases').isVisible(), true);
   const rows = await rowsOf(page, '#accuracy-cases');
   assert.deepEqual(rows, validation.cases.map((c) => [c.id, c.family, compareUnit(c.compare),
-    c.ok ? sig(c.predicted) : 'FAILED', sig(c.measured), c.ok ? signedPercent(c.error) : c.message,
+    c.ok ? shown(c.predicted) : 'FAILED', shown(c.measured),
+    c.ok ? (typeof c.agrees === 'boolean' ? (c.agrees ? 'agrees' : 'disagrees') : signedPercent(c.error)) : c.message,
     c.expressible ? 'yes' : 'no: ' + c.why, rows.find((r) => r[0] === c.id)[7]]));
+  // A published "does not fit" statement shows the model's answer beside it.
+  const oom = rows.find((r) => r[0] === 'MEM-DS-GPT2-1.5B-8xV100-noZeRO-fits');
+  assert.equal(oom[4], 'false');
+  assert.ok(['agrees', 'disagrees'].includes(oom[5]), oom[5]);
   // OptCNN's Figure 8 compares bytes (drawn as GB on the scatter, beside the ms).
   assert.equal(rows.find((r) => r[0] === 'OPTCNN-TRAFFIC-AlexNet-2xP100-DP')[2], 'bytes');
 

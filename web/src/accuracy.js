@@ -21,7 +21,9 @@ export function expectedError(node, response) {
   node.replaceChildren(expectedErrorText(e) + ' ', el('a', { href: '#accuracy', class: 'open-accuracy', text: 'How accurate is it?' }));
 }
 
-const scored = (c) => c.ok && c.expressible;
+// A true/false statement case (its measured is a boolean) has no error to draw.
+const scored = (c) => c.ok && c.expressible && typeof c.measured === 'number';
+const shown = (v) => (typeof v === 'boolean' ? String(v) : sig(v));
 
 // An http(s) link built with DOM APIs (nothing else becomes a link), then the source's note.
 function sourceLink(text, id) {
@@ -185,7 +187,7 @@ export class AccuracySection {
     const box = node('accuracy-cases-box');
     const cases = () => node('accuracy-cases').replaceChildren(table(['Case', 'Family', 'Compared', 'Predicted',
       'Measured', 'Error', 'Expressible', 'Source'], v.cases.map((c) => [c.id, c.family, compareUnit(c.compare),
-      c.ok ? sig(c.predicted) : 'FAILED', sig(c.measured), c.ok ? signedPercent(c.error) : c.message,
+      c.ok ? shown(c.predicted) : 'FAILED', shown(c.measured), c.ok ? (typeof c.agrees === 'boolean' ? (c.agrees ? 'agrees' : 'disagrees') : signedPercent(c.error)) : c.message,
       c.expressible ? 'yes' : 'no: ' + c.why, sourceLink(c.source_url, c.id)]), { numeric: [3, 4, 5] }));
     if (this.pendingCases) box.removeEventListener('toggle', this.pendingCases);
     this.pendingCases = null;
