@@ -129,3 +129,21 @@ TEST_CASE("CLI: CSV cells are quoted and formulas defused, as the page's export 
   CHECK(table.out.find("\n'=HYPERLINK(\"http://x\")\tReLU\t") != std::string::npos);
   std::filesystem::remove(file);
 }
+
+TEST_CASE("CLI: --input_shape gives an ONNX graph input the sizes the file leaves symbolic", "[cli][onnx]") {
+  const auto graph = paleo_test::write_temp_file("dynamic", ".graph.json", R"({"onnx_graph": {
+    "inputs": [{"name": "images", "shape": ["batch", 3, "height", "width"]}],
+    "initializers": {"w": {"dims": [8, 3, 3, 3]}},
+    "nodes": [{"name": "conv", "op": "Conv", "inputs": ["images", "w"], "outputs": ["y"],
+               "attributes": {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1]}}]}})");
+  const std::string g = quoted(graph.string());
+  check_refused(paleo_test::run_cli("summary " + g), "the graph input 'images' has no known size for dimension 2");
+  // NCHW [1, 3, 32, 48]: Paleo's [1, 32, 48, 3]; the padded 3x3 convolution to 8 channels keeps 32 x 48
+  // and holds 3 x 3 x 3 x 8 = 216 weights.
+  const CliResult r = paleo_test::run_cli("summary " + g + " --input_shape 1,3,32,48 --format csv");
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == "name,type,output,params\ndata,Input,1x32x48x3,0\nconv,Convolution,1x32x48x8,216\n");
+  check_refused(paleo_test::run_cli("summary vgg16 --input_shape 1,3,32,48"), "--input_shape applies to an ONNX net");
+  std::filesystem::remove(graph);
+}
