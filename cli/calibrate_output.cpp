@@ -1,12 +1,12 @@
 #include "cli/calibrate_output.h"
 
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "cli/bounded_input.h"
 #include "cli/request_builder.h"
 #include "cli/table_row.h"
 #include "core/base/json.h"
@@ -15,14 +15,6 @@ namespace paleo::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-std::string read_file(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) throw std::invalid_argument("cannot read " + path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -51,7 +43,7 @@ void measurement_rows(std::ostream& out, const std::string& set, const Json& bef
   for (std::size_t i = 0; i < before["rows"].size(); ++i) {
     const Json& b = before["rows"][i];
     const Json& a = after["rows"][i];
-    table_row(out, {std::to_string(b["index"].get<long long>()), set, b["label"].get<std::string>(), g(b["measured"]),
+    table_row(out, {std::to_string(b["index"].get<long long>()), set, text_cell(b["label"].get<std::string>()), g(b["measured"]),
               g(b["predicted"]), g(a["predicted"]), percent(b["error"], true), percent(a["error"], true)}, csv);
   }
 }
@@ -62,7 +54,7 @@ Json build_calibrate_request(const Arguments& args) {
   if (args.positional.size() != 1)
     throw std::invalid_argument("'calibrate' needs one measurement file (JSON or CSV, docs/calibration.md)");
   const std::string& path = args.positional[0];
-  const std::string text = read_file(path);
+  const std::string text = read_bounded_file(path);
   Json request = {{"command", "calibrate"}};
   const std::size_t first = text.find_first_not_of(" \t\r\n");
   const bool json = !ends_with(path, ".csv") && first != std::string::npos && (text[first] == '{' || text[first] == '[');
@@ -78,7 +70,7 @@ Json build_calibrate_request(const Arguments& args) {
     request["measurements"] = text;  // CSV text; the core reads it
   }
   if (args.has("request")) {
-    request["request"] = json_file_document(read_file(args.get("request", "")), args.get("request", ""));
+    request["request"] = json_file_document(read_bounded_file(args.get("request", "")), args.get("request", ""));
   }
   if (args.has("holdout")) {
     const std::string h = args.get("holdout", "");

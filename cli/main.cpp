@@ -1,11 +1,13 @@
 // paleo: the command-line front end of the core. A drop-in for the original's `summary` and
 // `simulate`, plus `layers`, `estimate` and `api` (a JSON request on stdin or in a file).
-#include <fstream>
 #include <iostream>
-#include <sstream>
+#include <limits>
 #include <stdexcept>
+#include <string>
 #include <utility>
+#include <vector>
 
+#include "cli/bounded_input.h"
 #include "cli/calibrate_output.h"
 #include "cli/options.h"
 #include "cli/output.h"
@@ -15,6 +17,7 @@
 #include "cli/transformer_request.h"
 #include "cli/validate_output.h"
 #include "core/api.h"
+#include "core/base/request_limits.h"
 #include "core/base/json.h"
 #include "core/transformer/transformer_net.h"
 #include "core/base/version.h"
@@ -61,6 +64,7 @@ const char* const kUsage =
     "  --software --profile --conv_algorithm --workspace_limit_bytes --fetch_bandwidth_gb_per_s\n"
     "  --separator --format table|csv|json --input_gradient --memory_format nhwc|nchw\n"
     "  --precision fp32|tf32|fp16|bf16|fp8 --software_era ERA (paleo2026 CNNs, docs/model.md)\n"
+    "  --input_shape N,C,H,W  an ONNX graph input's shape where the file leaves sizes symbolic\n"
     "cluster options (estimate): --cluster --nodes --per_node --intra --inter --nics_per_node\n"
     "  --collective --bucket_bytes --no_overlap --stages --micro_batches --schedule gpipe|1f1b\n"
     "  --optimizer sgd|momentum|adam --roofline\n"
@@ -90,11 +94,7 @@ void report_warnings(const Json& response) {
 // The fields of a calibration profile ({"software_era"?, "efficiency"}, or a whole `calibrate`
 // response holding one under "profile") set on a request.
 void apply_calibration(const std::string& path, Json& request) {
-  std::ifstream file(path);
-  if (!file) throw std::invalid_argument("cannot read " + path);
-  std::stringstream text;
-  text << file.rdbuf();
-  const Json doc = json_file_document(text.str(), path);
+  const Json doc = json_file_document(read_bounded_file(path), path);
   const Json& profile = doc.is_object() && doc.contains("profile") ? doc["profile"] : doc;
   if (!profile.is_object() || !profile.contains("efficiency"))
     throw std::invalid_argument(path + ": not a calibration profile ({\"software_era\"?, \"efficiency\"})");
@@ -103,13 +103,28 @@ void apply_calibration(const std::string& path, Json& request) {
 }
 
 // One request per line of standard input, one response per line of output: for scripts that run
-// thousands of requests (the era fits), without a process per request.
+// thousands of requests (the era fits), without a process per request. A line is read no further
+// than the request limit: a longer one is answered with the limit's error and skipped to its end.
 int run_api_lines() {
-  std::string line;
+  std::vector<char> buffer(paleo::kMaxRequestBytes + 2);
+  const auto size = static_cast<std::streamsize>(buffer.size());
   bool all_ok = true;
-  while (std::getline(std::cin, line)) {
-    if (line.empty()) continue;
-    const std::string response = paleo::handle_request_json(line);
+  while (true) {
+    std::cin.getline(buffer.data(), size);
+    std::string response;
+    if (std::cin.fail() && !std::cin.eof() && std::cin.gcount() == size - 1) {
+      std::cin.clear();
+      std::cin.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+      const std::string message = "the line is longer than the request limit of " +
+                                  std::to_string(paleo::kMaxRequestBytes) + " bytes (docs/api.md); reading stopped there";
+      response = Json{{"ok", false}, {"error", {{"message", message}, {"layer", ""}, {"field", ""}}}}.dump();
+    } else if (!std::cin && std::cin.gcount() == 0) {
+      break;
+    } else {
+      const std::string line(buffer.data());
+      if (line.empty()) continue;
+      response = paleo::handle_request_json(line);
+    }
     all_ok = all_ok && Json::parse(response)["ok"].get<bool>();
     std::cout << response << "\n";
   }
@@ -119,16 +134,9 @@ int run_api_lines() {
 
 int run_api(const Arguments& args) {
   if (args.has("lines")) return run_api_lines();
-  std::stringstream text;
-  if (args.positional.empty()) {
-    text << std::cin.rdbuf();
-  } else {
-    std::ifstream file(args.positional[0]);
-    if (!file) throw std::invalid_argument("cannot read " + args.positional[0]);
-    text << file.rdbuf();
-  }
-  // The core checks the text's size and nesting before building a tree of it.
-  const std::string response = paleo::handle_request_json(text.str());
+  // Read no further than the request limit; the core checks the nesting before building a tree.
+  const std::string text = args.positional.empty() ? read_bounded_stdin() : read_bounded_file(args.positional[0]);
+  const std::string response = paleo::handle_request_json(text);
   std::cout << response << "\n";
   return Json::parse(response)["ok"].get<bool>() ? 0 : kExitBadInput;
 }
@@ -145,7 +153,7 @@ int run(int argc, char** argv) {
       "nics_per_node", "collective", "bucket_bytes", "stages", "micro_batches", "schedule", "optimizer", "op",
       "algorithm", "workers", "bytes", "link", "bandwidth_gbps", "latency_us", "servers", "devices", "family",
       "holdout", "request", "parameters", "loss", "loss_scale", "software_era", "max_evaluations", "calibration",
-      "memory_format"};
+      "memory_format", "input_shape"};
   valued.insert(valued.end(), transformer_valued_options().begin(), transformer_valued_options().end());
   valued.insert(valued.end(), training_scheme_valued_options().begin(), training_scheme_valued_options().end());
   Arguments args = parse_arguments(argc, argv, flags, valued);
@@ -193,6 +201,7 @@ int run(int argc, char** argv) {
   int status = 0;
   for (const std::string& net_arg : args.positional) {
     Json net = net_argument(net_arg);
+    apply_input_shape(args, net);
     const bool transformer = paleo::is_transformer_net(net) || cmd == "plan" || cmd == "inference";
     Json request = transformer ? build_transformer_request(cmd, args, net) : build_request(cmd, args, std::move(net));
     if (args.has("calibration")) apply_calibration(args.get("calibration", ""), request);

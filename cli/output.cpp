@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/python_float.h"
+#include "cli/table_row.h"
 #include "core/base/json.h"
 
 namespace paleo::cli {
@@ -26,11 +27,10 @@ std::string fixed6(double v) {
   return buf;
 }
 
-std::string join(const std::vector<std::string>& cells, const std::string& sep) {
-  std::string out;
-  for (std::size_t i = 0; i < cells.size(); ++i) out += (i ? sep : "") + cells[i];
-  return out;
-}
+std::string join(const std::vector<std::string>& cells, const std::string& sep) { return joined_cells(cells, sep); }
+
+// A text field of the response (a name from the request) as a cell.
+std::string text(const Json& v) { return text_cell(v.get<std::string>()); }
 
 std::string shape(const Json& s) {
   std::string out;
@@ -118,12 +118,11 @@ void print_layers(std::ostream& out, const Json& r, Format format) {
   for (const Json& l : r["layers"]) {
     std::string inputs;
     for (const Json& in : l["inputs"]) inputs += (inputs.empty() ? "" : "|") + shape(in);
-    std::vector<std::string> cells = {l["name"].get<std::string>(), l["type"].get<std::string>(),
-                                      l["device_id"].get<std::string>(), inputs, shape(l["output"]),
+    std::vector<std::string> cells = {text(l["name"]), text(l["type"]), text(l["device_id"]), inputs, shape(l["output"]),
                                       num(l["params"]), num(l["weights_bytes"])};
     for (const char* p : passes) {
       for (const char* f : {"flops", "bytes", "comp_ms", "mem_ms", "total_ms"}) cells.push_back(num(l[p][f]));
-      cells.push_back(l[p]["algorithm"].get<std::string>());
+      cells.push_back(text(l[p]["algorithm"]));
     }
     for (const char* f : {"comp_ms", "mem_ms", "total_ms"}) cells.push_back(num(l["backward"][f]));
     out << join(cells, sep) << "\n";
@@ -137,14 +136,12 @@ void print_summary(std::ostream& out, const Json& r, Format format) {
   }
   if (format == Format::kCsv) {
     out << "name,type,output,params\n";
-    for (const Json& l : r["layers"])
-      out << l["name"].get<std::string>() << "," << l["type"].get<std::string>() << "," << shape(l["output"]) << ","
-          << num(l["params"]) << "\n";
+    for (const Json& l : r["layers"]) out << join({text(l["name"]), text(l["type"]), shape(l["output"]), num(l["params"])}, ",") << "\n";
     return;
   }
   out << "A summary of static characteristics of network.\n  LAYER\tOUTPUTS\n";
   for (const Json& l : r["layers"])
-    out << "  " << l["name"].get<std::string>() << "\t[" << shape(l["output"]) << "]  " << l["type"].get<std::string>()
+    out << "  " << table_cell(text(l["name"]), false) << "\t[" << shape(l["output"]) << "]  " << table_cell(text(l["type"]), false)
         << "  Params: " << num(l["params"]) << "\n";
   const Json& t = r["totals"];
   auto grouped = [](double v) {
@@ -227,7 +224,7 @@ void print_search(std::ostream& out, const Json& r, Format format) {
         << "\n";
   out << join({"layer", "type", "n", "c", "h", "w", "t_c_ms", "t_s_ms", "t_x_in_ms"}, sep) << "\n";
   for (const Json& l : r["layers"])
-    out << join({l["name"].get<std::string>(), l["type"].get<std::string>(), num(l["config"]["n"]), num(l["config"]["c"]),
+    out << join({text(l["name"]), text(l["type"]), num(l["config"]["n"]), num(l["config"]["c"]),
                  num(l["config"]["h"]), num(l["config"]["w"]), num(l["t_c_ms"]), num(l["t_s_ms"]), num(l["t_x_in_ms"])}, sep)
         << "\n";
 }

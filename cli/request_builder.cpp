@@ -2,14 +2,15 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
 
+#include "cli/bounded_input.h"
 #include "cli/training_scheme_cli.h"
 #include "core/base/error.h"
 #include "core/base/json.h"
+#include "core/spec/presets.h"
 
 namespace paleo::cli {
 namespace {
@@ -52,13 +53,25 @@ Json onnx_file_net(const std::string& path) {
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) throw std::invalid_argument(path + ": cannot start node to decode the ONNX file");
   std::string text;
-  char buffer[65536];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) text.append(buffer, n);
+  try {
+    text = read_bounded_stream(pipe, path + " (the ONNX decoder's output)");
+  } catch (...) {
+    pclose(pipe);
+    throw;
+  }
   const int status = pclose(pipe);
   if (status != 0)
     throw std::invalid_argument(path + ": the ONNX decoder (node " + tools +
                                 "/onnx_to_graph.mjs, which needs Node and `npm ci`) failed; see its message above");
   return json_file_document(text, path);
+}
+
+// A key of a built-in net, CNN or transformer.
+bool is_preset_net(const std::string& key) {
+  const paleo::Presets& presets = paleo::Presets::instance();
+  for (const std::string& k : presets.net_keys())
+    if (k == key) return true;
+  return presets.find_transformer(key) != nullptr;
 }
 
 }  // namespace
@@ -84,27 +97,43 @@ Json json_file_document(const std::string& text, const std::string& path) {
 }
 
 Json net_argument(const std::string& arg) {
-  std::ifstream file(arg);
-  if (file) {
-    if (has_extension(arg, ".onnx")) return onnx_file_net(arg);
-    std::stringstream text;
-    text << file.rdbuf();
+  if (path_exists(arg)) {
+    // The decoder reads the model itself (weights and all, often over the request limit); what it
+    // prints is bounded.
+    if (has_extension(arg, ".onnx")) {
+      (void)require_file_or_pipe(arg);
+      return onnx_file_net(arg);
+    }
+    const std::string text = read_bounded_file(arg);
     // Other frameworks' files go to the core as they are; it converts them (core/import/).
-    if (has_extension(arg, ".prototxt")) return Json{{"prototxt", text.str()}};
+    if (has_extension(arg, ".prototxt")) return Json{{"prototxt", text}};
     // A JSON file (a spec, a Keras model.to_json(), a transformer config) as it is: the core tells
     // which it is.
-    return json_file_document(text.str(), arg);
+    return json_file_document(text, arg);
   }
-  return file_stem(arg);
+  // A path to no file: the original's nets/<key>.json still names the preset <key>; anything else
+  // that looks like a path is a missing file, not an unknown preset.
+  const std::string key = file_stem(arg);
+  const bool path_like = arg.find('/') != std::string::npos || has_extension(arg, ".json") ||
+                         has_extension(arg, ".prototxt") || has_extension(arg, ".onnx");
+  if (path_like && !is_preset_net(key)) throw std::invalid_argument(arg + ": no such file");
+  return key;
+}
+
+void apply_input_shape(const Arguments& args, Json& net) {
+  if (!args.has("input_shape")) return;
+  if (!net.is_object() || !net.contains("onnx_graph"))
+    throw std::invalid_argument("--input_shape applies to an ONNX net (an .onnx file or its graph JSON)");
+  net["input_shape"] = list_of(args.get("input_shape", ""), true);
 }
 
 Json device_argument(const std::string& arg) {
   if (!has_extension(arg, ".json")) return arg;
-  std::ifstream file(arg);
-  if (!file) throw std::invalid_argument("--device_name " + arg + ": cannot read the file");
-  std::stringstream text;
-  text << file.rdbuf();
-  return json_file_document(text.str(), arg);
+  try {
+    return json_file_document(read_bounded_file(arg), arg);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("--device_name ") + e.what());
+  }
 }
 
 void add_cluster_options(const Arguments& args, Json& r) {

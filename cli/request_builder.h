@@ -20,6 +20,10 @@ nlohmann::ordered_json json_file_document(const std::string& text, const std::st
 // stem is a preset key (e.g. nets/vgg16.json). Throws std::invalid_argument for neither.
 nlohmann::ordered_json net_argument(const std::string& arg);
 
+// --input_shape N,C,H,W: the graph input's shape of an ONNX net (docs/import.md) set beside its
+// graph. Throws std::invalid_argument when the net is not an ONNX graph.
+void apply_input_shape(const Arguments& args, nlohmann::ordered_json& net);
+
 // --device_name: a preset key, or a .json file holding a device object (docs/api.md, "device";
 // a response's `device` is one). Throws std::invalid_argument for a file it cannot read.
 nlohmann::ordered_json device_argument(const std::string& arg);

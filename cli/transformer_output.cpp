@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/table_row.h"
 #include "core/base/json.h"
 
 namespace paleo::cli {
@@ -12,15 +13,14 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 std::string g(const Json& v) {
-  if (!v.is_number()) return v.is_string() ? v.get<std::string>() : paleo::dump_json(v);
+  if (!v.is_number()) return v.is_string() ? text_cell(v.get<std::string>()) : paleo::dump_json(v);
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.6g", v.get<double>());
   return buf;
 }
 
 void row(std::ostream& out, const std::vector<std::string>& cells, const std::string& sep) {
-  for (std::size_t i = 0; i < cells.size(); ++i) out << (i ? sep : "") << cells[i];
-  out << "\n";
+  out << joined_cells(cells, sep) << "\n";
 }
 
 void key_values(std::ostream& out, const Json& obj, const std::vector<std::string>& keys, const std::string& sep) {
@@ -29,19 +29,19 @@ void key_values(std::ostream& out, const Json& obj, const std::vector<std::strin
 }
 
 void print_estimate(std::ostream& out, const Json& r, const std::string& sep) {
-  row(out, {"model", r["model"]["name"].get<std::string>()}, sep);
+  row(out, {"model", g(r["model"]["name"])}, sep);
   key_values(out, r, {"step_ms", "tokens_per_s", "samples_per_s", "model_tflops_per_gpu", "hardware_tflops_per_gpu",
                       "mfu", "hfu", "memory_per_device_bytes", "fits", "max_micro_batch", "bubble_fraction"}, sep);
   for (auto it = r["breakdown"].begin(); it != r["breakdown"].end(); ++it) row(out, {"breakdown." + it.key(), g(it.value())}, sep);
   for (auto it = r["memory"].begin(); it != r["memory"].end(); ++it) row(out, {"memory." + it.key(), g(it.value())}, sep);
   if (r.contains("train"))
     for (auto it = r["train"].begin(); it != r["train"].end(); ++it) row(out, {"train." + it.key(), g(it.value())}, sep);
-  for (const Json& w : r["warnings"]) row(out, {"warning", w.get<std::string>()}, sep);
+  for (const Json& w : r["warnings"]) row(out, {"warning", g(w)}, sep);
   out << "\n";
   row(out, {"name", "type", "count", "forward_ms", "backward_ms", "forward_flops", "backward_flops", "params",
             "activation_bytes"}, sep);
   for (const Json& l : r["layers"])
-    row(out, {l["name"].get<std::string>(), l["type"].get<std::string>(), g(l["count"]), g(l["forward"]["total_ms"]),
+    row(out, {g(l["name"]), g(l["type"]), g(l["count"]), g(l["forward"]["total_ms"]),
               g(l["backward"]["total_ms"]), g(l["forward"]["flops"]), g(l["backward"]["flops"]), g(l["params"]),
               g(l["activation_bytes"])}, sep);
 }
@@ -69,14 +69,14 @@ void print_transformer(std::ostream& out, const Json& r, Format format) {
   const std::string command = r["command"].get<std::string>();
   if (command == "plan") return print_plan(out, r, sep);
   if (command == "summary") {
-    row(out, {"model", r["model"]["name"].get<std::string>()}, sep);
+    row(out, {"model", g(r["model"]["name"])}, sep);
     key_values(out, r["model"], {"params", "active_params"}, sep);
     return;
   }
   if (command == "inference") {
     key_values(out, r, {"prefill_ms", "decode_ms_per_token", "tokens_per_s", "total_ms", "weights_bytes",
                         "kv_cache_bytes", "memory_per_device_bytes", "fits"}, sep);
-    for (const Json& w : r["warnings"]) row(out, {"warning", w.get<std::string>()}, sep);
+    for (const Json& w : r["warnings"]) row(out, {"warning", g(w)}, sep);
     return;
   }
   print_estimate(out, r, sep);

@@ -42,6 +42,11 @@ const Json& read_list(const Json& v, const std::string& field, std::size_t max_l
 double read_ppp(const Json& request, const std::string& field) {
   double v = read_number(request, field, "");
   if (!(v > 0 && v <= 1)) throw Error("must be in (0, 1], got " + echo(request[field]), "", field);
+  // A fraction of peak far below any platform's makes times that overflow a double further on
+  // (ppp_comp 1e-300 with a time to train), where no field could be named.
+  if (v < kMinPpp)
+    throw Error("is " + echo(request[field]) + "; the smallest fraction of peak taken is " + echo(Json(kMinPpp)) +
+                    " (docs/api.md, Limits)", "", field);
   return v;
 }
 

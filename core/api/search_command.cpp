@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "core/cluster/cluster_step.h"
 #include "core/base/error.h"
@@ -93,13 +95,19 @@ Json config_json(const StrategyConfig& c) { return {{"n", c.n}, {"c", c.c}, {"h"
 
 }  // namespace
 
-Json search_response(const Request& r) {
+Json search_response(const Request& r, std::vector<std::string>& warnings) {
   if (!r.has_net) throw Error("is required for command 'search'", "", "net");
   const std::int64_t devices = r.devices > 0 ? r.devices : 16;
   const std::int64_t per_node = r.devices_per_node > 0 ? r.devices_per_node
                         : r.scenario.has_cluster ? r.scenario.cluster.devices_per_node : 4;
   if (devices > kMaxSearchDevices)
     throw Error("the search handles up to " + std::to_string(kMaxSearchDevices) + " devices", "", "devices");
+  // Fewer devices than a node holds is a part of one node (the page's 4 per node with 2 devices);
+  // said, since a number far past the devices is more likely a slip than a node of that size.
+  if (r.devices_per_node > devices)
+    warnings.push_back("devices_per_node: " + std::to_string(r.devices_per_node) + " is more than the " +
+                       std::to_string(devices) + " devices searched; they are priced as " + std::to_string(devices) +
+                       " devices of one node");
   const Dim per_device = r.scenario.batch_size;
   const Dim global_batch = checked_multiply(per_device, devices, "batch_size");
   const Network net = network_at_batch(r.scenario, global_batch);

@@ -22,6 +22,10 @@ constexpr std::int64_t kMaxBatch = std::int64_t{1} << 31;
 // Devices of a cluster (nodes x devices_per_node), workers of a simulation, parameter servers.
 constexpr std::int64_t kMaxDevices = 1000000;
 
+// The platform percent of peak (ppp_comp, ppp_comm) at its smallest: a millionth of peak, far
+// below any measured platform, so that no time priced with it overflows.
+constexpr double kMinPpp = 1e-6;
+
 // Time to train: samples of the dataset, and epochs over it.
 constexpr std::int64_t kMaxDatasetSamples = 1000000000000000;  // 1e15
 constexpr std::int64_t kMaxEpochs = 1000000;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -81,16 +82,16 @@ class Predictor {
   // Predictions of the measurements in `used` (the others are left 0).
   std::vector<double> predict(const Json& patch, const std::vector<bool>& used) const {
     std::vector<Json> responses(requests_.size());
-    std::vector<bool> run(requests_.size(), false);
+    std::vector<std::unique_ptr<ResponseLayers>> layers(requests_.size());
     std::vector<double> out(ms_.size(), 0.0);
     for (std::size_t i = 0; i < ms_.size(); ++i) {
       if (!used[i]) continue;
       const std::size_t k = which_[i];
-      if (!run[k]) {
+      if (!layers[k]) {
         responses[k] = response(k, patch);
-        run[k] = true;
+        layers[k] = std::make_unique<ResponseLayers>(responses[k]);
       }
-      out[i] = predicted_value(ms_[i], responses[k]);
+      out[i] = predicted_value(ms_[i], responses[k], *layers[k]);
     }
     return out;
   }
@@ -119,8 +120,9 @@ class Predictor {
                         ": calibrate one device's software at a time (give every request the same software_era and "
                         "efficiency)", "", field);
       }
+      const ResponseLayers layers(r);
       for (std::size_t i = 0; i < ms_.size(); ++i)
-        if (which_[i] == k) out[i] = predicted_value(ms_[i], r);
+        if (which_[i] == k) out[i] = predicted_value(ms_[i], r, layers);
     }
     for (std::size_t i = 0; i < ms_.size(); ++i)
       if (!(out[i] > 0))

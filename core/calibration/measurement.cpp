@@ -125,10 +125,20 @@ Measurement parse_one(const Json& entry, const Json& base, std::size_t index, co
   return m;
 }
 
+// The number at a pointer, or not found: an array index past the end or too large for any index
+// ("/layers/99999999999999999999999") is a missing field like any other, never the JSON library's
+// own exception.
 double number_at(const Json& response, const std::string& pointer, bool& found) {
-  const Json::json_pointer p(pointer);
-  found = response.contains(p) && response[p].is_number();
-  return found ? response[p].get<double>() : 0;
+  found = false;
+  try {
+    const Json::json_pointer p(pointer);
+    if (!response.contains(p)) return 0;
+    const Json& v = response.at(p);
+    found = v.is_number();
+    return found ? v.get<double>() : 0;
+  } catch (const Json::exception&) {
+    return 0;
+  }
 }
 
 double pass_total(const Json& row, const std::string& pass, const Measurement& m) {
@@ -159,18 +169,40 @@ std::vector<Measurement> parse_measurements(const Json& list, const Json& base, 
   return out;
 }
 
+ResponseLayers::ResponseLayers(const Json& response) {
+  const auto rows = response.find("layers");
+  if (rows == response.end() || !rows->is_array()) return;
+  for (const Json& row : *rows) {
+    if (!row.is_object()) continue;
+    const auto name = row.find("name");
+    const std::string key = name != row.end() && name->is_string() ? name->get<std::string>() : "";
+    if (names_.size() < 12) names_.push_back(key);
+    ++count_;
+    by_name_.emplace(key, &row);  // the first row of a name, as a scan from the top finds
+  }
+}
+
+const Json* ResponseLayers::find(const std::string& name) const {
+  const auto it = by_name_.find(name);
+  return it == by_name_.end() ? nullptr : it->second;
+}
+
+std::string ResponseLayers::listed_names() const {
+  std::string names;
+  for (const std::string& n : names_) names += (names.empty() ? "" : ", ") + n;
+  if (count_ > names_.size()) names += ", ...";
+  return names.empty() ? "none" : names;
+}
+
 double predicted_value(const Measurement& m, const Json& response) {
+  return predicted_value(m, response, ResponseLayers(response));
+}
+
+double predicted_value(const Measurement& m, const Json& response, const ResponseLayers& layers) {
   bool found = false;
   if (!m.layer.empty()) {
-    const Json& rows = response.contains("layers") ? response["layers"] : Json::array();
-    for (const Json& row : rows)
-      if (row.is_object() && row.value("name", "") == m.layer) return pass_total(row, m.pass, m);
-    std::string names;
-    std::size_t listed = 0;
-    for (const Json& row : rows)
-      if (row.is_object() && listed++ < 12) names += (names.empty() ? "" : ", ") + row.value("name", "");
-    if (rows.size() > 12) names += ", ...";
-    throw Error("no layer '" + m.layer + "' in the response's layers (" + (names.empty() ? "none" : names) + ")", "",
+    if (const Json* row = layers.find(m.layer)) return pass_total(*row, m.pass, m);
+    throw Error("no layer '" + m.layer + "' in the response's layers (" + layers.listed_names() + ")", "",
                 m.field + ".compare.layer");
   }
   if (!m.pointers.empty()) {

@@ -143,6 +143,12 @@ void pipeline_step(const Scenario& s, const ClusterOptions& o, ClusterStep& step
     throw Error("splitting " + std::to_string(n) + " layers into " + std::to_string(step.stages) +
                     " stages automatically is too large a search (docs/api.md, Limits): give pipeline.split",
                 "", "pipeline.stages");
+  // Each micro-batch holds at least one sample: more of them than samples would price empty
+  // micro-batches as whole ones (1,048,576 of a 128-sample batch: 1,381 s a step).
+  if (o.micro_batches > s.batch_size)
+    throw Error("is " + std::to_string(o.micro_batches) + " for a batch of " + std::to_string(s.batch_size) +
+                    " samples; micro-batches must not exceed the batch (each holds at least one sample)",
+                "", "pipeline.micro_batches");
   step.split = o.split.empty() ? balanced_split(layer_ms, step.stages) : o.split;
   std::int64_t total = 0;
   for (std::int64_t k : step.split) total += k;

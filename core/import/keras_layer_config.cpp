@@ -23,6 +23,11 @@ Dim int_of(const KerasLayer& l, const std::string& key, Dim fallback) {
   const Json& c = *l.config;
   if (!c.contains(key) || c[key].is_null()) return fallback;
   if (!c[key].is_number_integer() || c[key].get<Dim>() <= 0) throw Error("must be a positive integer", l.name, key);
+  // Checked here, on the layer that states it: past the tensor limit, it would otherwise surface
+  // as another layer's field (a `filters` of 2^62 as the next depthwise layer's depth_multiplier).
+  if (c[key].get<Dim>() > kMaxElements)
+    throw Error("is " + std::to_string(c[key].get<Dim>()) + ", more than the limit of " + std::to_string(kMaxElements) +
+                    " (docs/api.md)", l.name, key);
   return c[key].get<Dim>();
 }
 // An int or a pair of ints (kernel_size, strides, pool_size); `fallback` when absent or null.

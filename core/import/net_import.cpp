@@ -15,6 +15,13 @@ const char* const kKeras = "keras";
 
 bool only_key(const Json& net, const char* key) { return net.is_object() && net.size() == 1 && net.contains(key); }
 
+// An ONNX graph, with the graph input's shape beside it or not.
+const char* const kInputShape = "input_shape";
+bool onnx_form(const Json& net) {
+  return only_key(net, kOnnxGraph) ||
+         (net.is_object() && net.size() == 2 && net.contains(kOnnxGraph) && net.contains(kInputShape));
+}
+
 }  // namespace
 
 bool is_keras_model_document(const Json& net) {
@@ -26,7 +33,7 @@ bool is_keras_model_document(const Json& net) {
 }
 
 bool is_imported_net(const Json& net) {
-  return only_key(net, kPrototxt) || only_key(net, kOnnxGraph) || only_key(net, kKeras) || is_keras_model_document(net);
+  return only_key(net, kPrototxt) || onnx_form(net) || only_key(net, kKeras) || is_keras_model_document(net);
 }
 
 Json imported_net_spec(const Json& net, const std::string& field, bool as_original, std::vector<std::string>& warnings) {
@@ -35,7 +42,11 @@ Json imported_net_spec(const Json& net, const std::string& field, bool as_origin
     if (!text.is_string()) throw Error("must be the prototxt text as a string", "", field + "." + kPrototxt);
     return caffe_prototxt_to_spec(text.get<std::string>(), field + "." + kPrototxt, as_original, warnings);
   }
-  if (only_key(net, kOnnxGraph)) return onnx_graph_to_spec(net[kOnnxGraph], field + "." + kOnnxGraph, warnings);
+  if (onnx_form(net)) {
+    static const Json none;
+    return onnx_graph_to_spec(net[kOnnxGraph], field + "." + kOnnxGraph, net.contains(kInputShape) ? net[kInputShape] : none,
+                              field + "." + kInputShape, warnings);
+  }
   if (only_key(net, kKeras)) return keras_model_to_spec(net[kKeras], field + "." + kKeras, warnings);
   if (is_keras_model_document(net)) return keras_model_to_spec(net, field, warnings);
   throw Error("is not an imported net", "", field);

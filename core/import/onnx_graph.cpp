@@ -31,8 +31,9 @@ Dim product_of(const std::vector<Dim>& dims, std::size_t from, std::size_t to, c
 
 class OnnxMapper {
  public:
-  OnnxMapper(const Json& g, const std::string& field, std::vector<std::string>& warnings)
-      : g_(g), field_(field), warnings_(warnings) {}
+  OnnxMapper(const Json& g, const std::string& field, const Json& input_shape, const std::string& input_shape_field,
+             std::vector<std::string>& warnings)
+      : g_(g), field_(field), given_shape_(input_shape), input_shape_field_(input_shape_field), warnings_(warnings) {}
 
   Json convert() {
     if (!g_.is_object() || !g_.contains("nodes") || !g_["nodes"].is_array())
@@ -76,16 +77,57 @@ class OnnxMapper {
     return axis < 0 ? axis + r : axis;
   }
 
+  // A size the graph states: a positive integer within the tensor limit. A symbolic name, null,
+  // a negative or zero size (exporters write -1 or 0 for a dynamic axis) or a huge one is unknown.
+  static bool known_size(const Json& d) {
+    return d.is_number_integer() && d.get<Dim>() > 0 && d.get<Dim>() <= kMaxElements;
+  }
+
+  // The graph input's shape: `input_shape` beside the graph when given, else the graph's own. An
+  // unknown batch (the first dimension: a dynamic-axes export) is 1, which prices any batch_size;
+  // any other unknown size is an error, never a silent 1 (a dynamic-axes ResNet-50 at 1x1 pixels
+  // was priced at 51 MFLOPs).
+  std::vector<Dim> input_shape(const Json& in) const {
+    const std::string name = name_or(in, "");
+    const Json* stated = in.contains("shape") && in["shape"].is_array() ? &in["shape"] : nullptr;
+    std::vector<Dim> shape;
+    if (!given_shape_.is_null()) {
+      const std::string at = input_shape_field_;
+      if (!given_shape_.is_array() || given_shape_.size() < 2 || given_shape_.size() > 4)
+        throw Error("must be the graph input's shape, [N, C, H, W], [N, T, D] or [N, D], got " + echo(given_shape_), "", at);
+      if (stated && !stated->empty() && stated->size() != given_shape_.size())
+        throw Error("has " + std::to_string(given_shape_.size()) + " dimensions; the graph input '" + name + "' has " +
+                        std::to_string(stated->size()), "", at);
+      for (const Json& d : given_shape_) {
+        if (!known_size(d)) throw Error("must list positive integer sizes, got " + echo(given_shape_), "", at);
+        shape.push_back(d.get<Dim>());
+      }
+      return shape;
+    }
+    if (!stated || stated->size() < 2 || stated->size() > 4)
+      throw Error("the graph input '" + name + "' must be NCHW, [N, T, D] or [N, D] with known sizes; give its shape as "
+                  "\"input_shape\" beside \"onnx_graph\" (CLI: --input_shape 1,3,224,224)", "", field_ + ".inputs");
+    for (std::size_t i = 0; i < stated->size(); ++i) {
+      const Json& d = (*stated)[i];
+      if (known_size(d)) {
+        shape.push_back(d.get<Dim>());
+      } else if (i == 0) {
+        shape.push_back(1);
+      } else {
+        throw Error("the graph input '" + name + "' has no known size for dimension " + std::to_string(i) + " (" +
+                        echo(d) + "): give its shape as \"input_shape\" beside \"onnx_graph\" (CLI: --input_shape "
+                        "1,3,224,224; on the page, in the spec box)", "", field_ + ".inputs");
+      }
+    }
+    return shape;
+  }
+
   void input() {
     if (!g_.contains("inputs") || !g_["inputs"].is_array() || g_["inputs"].size() != 1)
       throw Error("must have exactly one graph input (besides the initializers)", "", field_ + ".inputs");
     const Json& in = g_["inputs"][0];
     if (!in.is_object()) throw Error("the graph input must be an object {name, shape}", "", field_ + ".inputs");
-    std::vector<Dim> shape;
-    if (in.contains("shape") && in["shape"].is_array())
-      for (const Json& d : in["shape"]) shape.push_back(d.is_number_integer() && d.get<Dim>() > 0 ? d.get<Dim>() : 1);
-    if (shape.size() < 2 || shape.size() > 4)
-      throw Error("the graph input must be NCHW, [N, T, D] or [N, D] with known sizes", "", field_ + ".inputs");
+    const std::vector<Dim> shape = input_shape(in);
     batch_ = shape[0];
     Tensor t{"data", shape, shape.size() == 4};
     spec_["layers"]["data"] = {{"parents", Json::array()}, {"type", "Input"}, {"tensor", paleo_shape(t)}};
@@ -501,6 +543,8 @@ class OnnxMapper {
 
   const Json& g_;
   const std::string& field_;
+  const Json& given_shape_;  // null when the request gives none
+  const std::string input_shape_field_;
   std::vector<std::string>& warnings_;
   Json spec_ = Json::object();
   Dim batch_ = 1;
@@ -516,8 +560,9 @@ class OnnxMapper {
 
 }  // namespace
 
-Json onnx_graph_to_spec(const Json& graph, const std::string& field, std::vector<std::string>& warnings) {
-  return OnnxMapper(graph, field, warnings).convert();
+Json onnx_graph_to_spec(const Json& graph, const std::string& field, const Json& input_shape,
+                        const std::string& input_shape_field, std::vector<std::string>& warnings) {
+  return OnnxMapper(graph, field, input_shape, input_shape_field, warnings).convert();
 }
 
 }  // namespace paleo

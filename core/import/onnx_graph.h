@@ -10,7 +10,10 @@
 
 namespace paleo {
 
-// Throws paleo::Error naming the node (as the layer) and field.
-Json onnx_graph_to_spec(const Json& graph, const std::string& field, std::vector<std::string>& warnings);
+// `input_shape` (null, or the list given beside the graph, field `input_shape_field`) is the graph
+// input's shape where the file leaves sizes symbolic. Throws paleo::Error naming the node (as the
+// layer) and field.
+Json onnx_graph_to_spec(const Json& graph, const std::string& field, const Json& input_shape,
+                        const std::string& input_shape_field, std::vector<std::string>& warnings);
 
 }  // namespace paleo

@@ -75,7 +75,7 @@ void shape_conv(ConvGeometry& c, Dim kh, Dim kw, Dim cin, Dim cout, Dim sh, Dim 
                     std::to_string(h) + "x" + std::to_string(w) + " input",
                 layer, "filter");
   c.output = {input[0], oh, ow, c.cout};
-  element_count(c.output, layer, "filter");
+  output_element_count(c.output, layer, "filter");
 }
 
 // The gradients' dummies: the input [n, h, w, ch] written in place rather than built and copied.

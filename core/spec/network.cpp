@@ -153,7 +153,7 @@ void shape_deconvolution(Layer& l, const LayerSpec& spec) {
   auto [sh, sw] = read_window(*spec.params, "strides", l.name);
   Shape out = read_dims(*spec.params, "output_shape", l.name, 4);
   out[0] = in[0];
-  element_count(out, l.name, "output_shape");
+  output_element_count(out, l.name, "output_shape");
   // The deconvolution is the transposed convolution from its output back to its input.
   l.conv = make_conv(out, f, sh, sw, read_padding(*spec.params, l.name), 0, 0, l.name);
   if (l.conv.output != in)
@@ -205,7 +205,7 @@ void shape_inner_product(Layer& l, const LayerSpec& spec) {
   if (read_last_axis(*spec.params, l.name) && in.size() > 2) {
     l.output = in;
     l.output.back() = k;
-    element_count(l.output, l.name, "num_outputs");
+    output_element_count(l.output, l.name, "num_outputs");
   } else {
     const Dim features = element_count(in, l.name, "parents") / in[0];
     l.inputs[0] = {in[0], features};  // auto-flattened, as the original
@@ -233,7 +233,7 @@ void shape_recurrent(Layer& l, const LayerSpec& spec) {
   l.rnn_units = h;
   l.rnn_gates = l.type == "LSTM" ? 4 : l.type == "GRU" ? 3 : 1;
   l.output = {in[0], in[1], h};
-  element_count(l.output, l.name, "num_units");
+  output_element_count(l.output, l.name, "num_units");
   const Dim gh = checked_multiply(l.rnn_gates, h, "num_units", kMaxElements, l.name);
   l.weights = {checked_add(in[2], h, "num_units", kMaxElements, l.name), gh};
   l.params = checked_add(checked_multiply(gh, l.weights[0], "num_units", kMaxElements, l.name), 2 * gh, "num_units",
@@ -262,7 +262,7 @@ void shape_matmul(Layer& l) {
     l.output[d] = std::max(a[d], b[d]);
   }
   l.output[r - 1] = b[r - 1];
-  element_count(l.output, l.name, "parents");
+  output_element_count(l.output, l.name, "parents");
   l.weights = {a[r - 1], b[r - 1]};
 }
 
@@ -277,7 +277,7 @@ void shape_generic(Layer& l, const LayerSpec& spec) {
   Shape out = read_dims(*spec.params, "output_shape", l.name);
   if (out.empty()) throw Error("must be a non-empty list", l.name, "output_shape");
   out[0] = in[0];
-  element_count(out, l.name, "output_shape");
+  output_element_count(out, l.name, "output_shape");
   l.output = out;
 }
 
@@ -298,7 +298,7 @@ void shape_concatenate(Layer& l, const LayerSpec& spec) {
                       "] differ outside dimension " + std::to_string(dim), l.name, "parents");
     l.output[dim] = checked_add(l.output[dim], in[dim], "parents", kMaxElements, l.name);
   }
-  element_count(l.output, l.name, "parents");
+  output_element_count(l.output, l.name, "parents");
 }
 
 // Inputs of one rank whose dimensions agree or are 1 past the batch (broadcast, as NumPy and
@@ -359,7 +359,7 @@ void shape_layer(Layer& l, const LayerSpec& spec, Dim batch_size, const ModelPro
         return;
       }
       l.output = {in[0], classes};
-      element_count(l.output, l.name, "num_classes");
+      output_element_count(l.output, l.name, "num_classes");
       return;
     }
     case LayerKind::kReshape:
@@ -372,7 +372,7 @@ void shape_layer(Layer& l, const LayerSpec& spec, Dim batch_size, const ModelPro
       // Each product checked before it is formed; then the whole tensor.
       l.output = {in[0], checked_multiply(in[1], kh, "ksize", kMaxElements, l.name),
                   checked_multiply(in[2], kw, "ksize", kMaxElements, l.name), in[3]};
-      element_count(l.output, l.name, "ksize");
+      output_element_count(l.output, l.name, "ksize");
       return;
     }
     case LayerKind::kMatMul: return shape_matmul(l);

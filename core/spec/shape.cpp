@@ -22,6 +22,18 @@ Dim element_count(const Shape& shape, const std::string& layer, const std::strin
   return count;
 }
 
+Dim output_element_count(const Shape& shape, const std::string& layer, const std::string& field) {
+  if (shape.size() > 1) {
+    const Shape sample(shape.begin() + 1, shape.end());
+    const Dim per_sample = element_count(sample, layer, field);
+    if (shape[0] > 0 && per_sample > kMaxElements / shape[0])
+      throw Error("its output [" + shape_to_string(shape) + "] would hold more than 2^50 elements at a batch of " +
+                      std::to_string(shape[0]) + " (one sample's is " + std::to_string(per_sample) + ")",
+                  layer, "batch_size");
+  }
+  return element_count(shape, layer, field);
+}
+
 double product(const Shape& shape) {
   double p = 1;
   for (Dim d : shape) p *= static_cast<double>(d);

@@ -17,6 +17,11 @@ constexpr Dim kMaxElements = Dim{1} << 50;
 // kMaxElements or a dimension is not positive.
 Dim element_count(const Shape& shape, const std::string& layer, const std::string& field);
 
+// element_count of a layer's output [N, ...]: when one sample's part is within the limit and only
+// the batch takes the whole past it, the error names the field "batch_size" (VGG-16 at batch 2^30
+// is too large for its batch, not for its first convolution's filter).
+Dim output_element_count(const Shape& shape, const std::string& layer, const std::string& field);
+
 // Unchecked product for shapes already validated.
 double product(const Shape& shape);
 

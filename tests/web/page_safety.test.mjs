@@ -344,3 +344,19 @@ test('a request nested too deep shows an error next to the spec, and the page ke
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('a link that inflates past the request limit shows an error beside "Copy link" and the defaults', async () => {
+  const { deflateSync } = await import('fflate');
+  // 64 MiB of parameters deflate to about 64 KB: inflating stops at 8 MiB.
+  const bomb = deflateSync(new TextEncoder().encode('spec=' + 'x'.repeat(64 * 1024 * 1024)), { level: 9 });
+  const page = await open('#z=' + Buffer.from(bomb).toString('base64url'));
+  assert.equal(await page.locator('#link-error').isVisible(), true);
+  assert.match(await page.locator('#link-error').textContent(), /more than 8 MiB \(the request limit\)/);
+  assert.equal(await page.locator('#net').inputValue(), 'resnet50_v1_5');
+  assert.equal(await page.locator('#spec').inputValue(), '');
+  // A good link afterwards clears it.
+  await setHash(page, { net: 'alex_v2' });
+  assert.equal(await page.locator('#link-error').isVisible(), false);
+  await assertClean(page, 'deflate bomb link');
+  await page.close();
+});

@@ -144,3 +144,29 @@ test('silent choices come back as warnings, as natively', () => {
   assert.equal(s.warnings.length, 2);
   assert.deepEqual(s.cluster.node_scaling.map((p) => p.nodes), [3]);
 });
+
+test('issue 33\'s hostile requests answer in the module as natively: the field named, the key escaped', () => {
+  const cases = [
+    [{ command: 'layers', net: 'ab\u0000cd' }, 'net', "'ab\\u0000cd'"],
+    [{ command: 'calibrate', request: { command: 'layers', net: 'alex_v2' },
+      measurements: [{ measured_ms: 1, compare: '/layers/99999999999999999999999' }] }, 'measurements[0].compare',
+    'no number at /layers/99999999999999999999999'],
+    [{ command: 'estimate', net: 'alex_v2', batch_size: 128, cluster: 'dgx1_v100_edr', nodes: 1,
+      pipeline: { stages: 2, micro_batches: 1048576 } }, 'pipeline.micro_batches', 'for a batch of 128 samples'],
+    [{ command: 'layers', net: 'vgg16', batch_size: 2 ** 30 }, 'batch_size', "(one sample's is 3211264)"],
+    [{ command: 'estimate', net: 'alex_v2', ppp_comp: 1e-300, dataset_samples: 1e15, epochs: 1e6 }, 'ppp_comp', '1e-300'],
+  ];
+  for (const [request, field, words] of cases) {
+    const r = call(request);
+    assert.equal(r.ok, false, JSON.stringify(request));
+    assert.equal(r.error.field, field);
+    assert.ok(r.error.message.includes(words), r.error.message);
+  }
+  // 100 layer selectors of ResNet-152 (30 took 7 s in the module when each copied the rows).
+  const request = { command: 'layers', net: 'resnet152_v1_5', device: 'V100_SXM2_16GB' };
+  const fc = call(request).layers.find((l) => l.name === 'fc').forward.total_ms;
+  const r = call({ command: 'calibrate', request, max_evaluations: 1,
+    measurements: Array.from({ length: 100 }, () => ({ measured_ms: fc, compare: { layer: 'fc', pass: 'forward' } })) });
+  assert.equal(r.ok, true);
+  for (const row of r.before.rows) assertClose(row.predicted, fc, 1e-12);
+});

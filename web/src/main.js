@@ -27,7 +27,10 @@ import { transformerRequest } from './transformer_request.js';
 
 const $ = (id) => document.getElementById(id);
 let presets = null;
-let state = fromHash(location.hash);
+// Why the link's parameters were not read (one that inflates past the request limit), shown
+// beside the "Copy link" button.
+const linkProblems = [];
+let state = fromHash(location.hash, linkProblems);
 let last = null;                      // {requests, estimate, compare, search}
 const exports = {};                   // table name -> {headers, rows} for CSV
 let sort = { column: null, descending: false };
@@ -446,6 +449,11 @@ function specAsJson(text) {
 }
 
 // An imported net can make the link too long to share: say so, and offer the net as a file.
+function showLinkProblems() {
+  $('link-error').hidden = linkProblems.length === 0;
+  $('link-error').textContent = linkProblems.join(' ');
+}
+
 function linkNote() {
   showLinkNote($('link-note'), $('link-note-download'), location.href.length, specAsJson(state.spec) + '\n');
 }
@@ -529,6 +537,7 @@ async function start() {
   }
   writeForm();
   linkNote();
+  showLinkProblems();
   // Every control fires `input` (selects and checkboxes too); `change` would repeat it.
   $('inputs').addEventListener('input', onInput);
   $('inputs').addEventListener('submit', (e) => e.preventDefault());
@@ -575,7 +584,9 @@ async function start() {
     });
   }
   window.addEventListener('hashchange', () => {
-    const next = fromHash(location.hash);
+    linkProblems.length = 0;
+    const next = fromHash(location.hash, linkProblems);
+    showLinkProblems();
     if (toHash(next) === toHash(state)) return;
     state = next;
     writeForm();

@@ -1,0 +1,49 @@
+// The page's "#z=" link inflated with a cap (web/src/link_inflate.js): a deflate bomb stops at the
+// request limit while inflating, with a message, instead of filling the heap; links under the cap
+// load as before.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { build } from 'esbuild';
+import { deflateSync } from 'fflate';
+import { join } from 'node:path';
+import { root } from './helpers.mjs';
+
+const bundled = await build({ entryPoints: [join(root, 'web', 'src', 'state.js')], bundle: true, write: false,
+  format: 'esm', platform: 'neutral', logLevel: 'silent' });
+const state = await import('data:text/javascript;base64,' + Buffer.from(bundled.outputFiles[0].text).toString('base64'));
+const linkModule = await build({ entryPoints: [join(root, 'web', 'src', 'link_inflate.js')], bundle: true, write: false,
+  format: 'esm', platform: 'neutral', logLevel: 'silent' });
+const link = await import('data:text/javascript;base64,' + Buffer.from(linkModule.outputFiles[0].text).toString('base64'));
+
+const MiB = 1024 * 1024;
+const hashOf = (bytes) => '#z=' + Buffer.from(bytes).toString('base64url');
+
+test('a link inflating to 400 MiB stops at the request limit, with a message, and gives the defaults', () => {
+  const bomb = deflateSync(new Uint8Array(400 * MiB), { level: 9 });  // about 400 KB deflated
+  const problems = [];
+  const before = process.memoryUsage().rss;
+  assert.deepEqual(state.fromHash(hashOf(bomb), problems), state.DEFAULTS);
+  assert.equal(problems.length, 1);
+  assert.match(problems[0], /more than 8 MiB \(the request limit\)/);
+  // Stopped early: far less than the 400 MiB the whole of it would take.
+  assert.ok(process.memoryUsage().rss - before < 100 * MiB, `${(process.memoryUsage().rss - before) / MiB} MiB more`);
+  assert.throws(() => link.inflateBounded(bomb), link.LinkTooLong);
+});
+
+test('the cap is the request limit: 8 MiB inflates, one byte more does not', () => {
+  assert.equal(link.MAX_LINK_BYTES, 8 * MiB);
+  const at = deflateSync(new Uint8Array(8 * MiB).fill(97), { level: 9 });
+  assert.equal(link.inflateBounded(at).length, 8 * MiB);
+  const over = deflateSync(new Uint8Array(8 * MiB + 1).fill(97), { level: 9 });
+  assert.throws(() => link.inflateBounded(over), link.LinkTooLong);
+});
+
+test('links under the cap still round-trip, and damaged ones still give the defaults', () => {
+  const s = { ...state.DEFAULTS, net: 'vgg16', batch_size: 32, spec: JSON.stringify({ name: 'x'.repeat(40000) }) };
+  const problems = [];
+  assert.deepEqual(state.fromHash(state.toHash(s), problems), s);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(state.fromHash('#z=AAAA', problems), state.DEFAULTS);
+  assert.deepEqual(state.fromHash('#z=', problems), state.DEFAULTS);
+  assert.deepEqual(problems, []);
+});
