@@ -220,7 +220,7 @@ TEST_CASE("FSDP under a pipeline keeps the weights for the whole step: one gathe
   CHECK(flat["assumed"]["reshard_after_forward"] == true);
 }
 
-TEST_CASE("torchao's float8 keeps no fp8 weights; an unfused loss holds an fp32 copy of the logits", "[transformer][memory]") {
+TEST_CASE("torchao's float8 keeps no fp8 weights, and an unfused loss holds an fp32 copy of the logits", "[transformer][memory]") {
   Json request = {{"command", "estimate"}, {"net", tiny_model()}, {"device", "H100_SXM"}, {"precision", "fp8"},
                   {"global_batch", 4}, {"micro_batch", 4}, {"zero", 0}, {"recompute", "none"}};
   request["fp8_weight_copy"] = true;
