@@ -272,7 +272,7 @@ Json dispatch(const Json& request) {
   } else if (r.command == "collective") {
     out = collective_response(r);
   } else if (r.command == "search") {
-    out = search_response(r);
+    out = search_response(r, warnings);
   } else if (r.command == "simulate") {
     out = common_header(require_net(r));
     out["net"] = {{"name", r.scenario.spec.name}, {"batch_size", r.scenario.batch_size}};

@@ -4,8 +4,12 @@
 #include "core/api/request.h"
 #include "core/base/json.h"
 
+#include <string>
+#include <vector>
+
 namespace paleo {
 
-Json search_response(const Request& request);
+// Without a cluster, the search prices the device's node preset's links and says so in `warnings`.
+Json search_response(const Request& request, std::vector<std::string>& warnings);
 
 }  // namespace paleo
