@@ -62,7 +62,8 @@ Cluster device_node_cluster(const Device& device, const std::string& field) {
   if (device.node.empty())
     throw Error("the device '" + quoted_name(device.name) +
                     "' names no node preset to take links from: state the cluster's links "
-                    "({\"intra\": ..., \"inter\": ..., \"nics_per_node\": ...}) or a cluster preset (docs/cluster.md)",
+                    "({\"intra\": ..., \"inter\": ..., \"nics_per_node\": ...}), a cluster preset, or the device's \"node\" "
+                    "(docs/cluster.md)",
                 "", field);
   Cluster c = Presets::instance().cluster(device.node, nullptr);
   c.assumed = {"intra", "inter", "nics_per_node"};
@@ -83,30 +84,24 @@ Cluster read_request_cluster(const Json& request, const Device& device, std::str
     apply_fields(v, c);
     return c;
   }
-  Cluster c;
-  c.key = "custom";
-  apply_fields(v, c);
-  if (!v.contains("name")) c.name = c.key;
   if (v.contains("intra") && v.contains("inter")) {
+    Cluster c;
+    c.key = "custom";
+    apply_fields(v, c);
+    if (!v.contains("name")) c.name = c.key;
     if (!v.contains("nics_per_node")) c.assumed.push_back("nics_per_node");  // one NIC, the documented default
     return c;
   }
-  // A link left out is the device's node's, not the other link's: NVLink does not join nodes.
-  const Cluster node = device_node_cluster(device, v.contains("intra") ? "cluster.inter" : "cluster.intra");
-  c.assumed_from = node.key;
-  if (!v.contains("intra")) {
-    c.intra = node.intra;
-    c.assumed.push_back("intra");
-  }
-  if (!v.contains("inter")) {
-    c.inter = node.inter;
-    c.assumed.push_back("inter");
-  }
-  if (!v.contains("nics_per_node")) {
-    // The node's NICs go with its network; with a network of the request's own, one NIC.
-    if (!v.contains("inter")) c.nics_per_node = node.nics_per_node;
-    c.assumed.push_back("nics_per_node");
-  }
+  // A link left out is the device's node's, not the other link's (NVLink does not join nodes):
+  // the node preset with what the object states on top, its counts included.
+  Cluster c = device_node_cluster(device, v.contains("intra") ? "cluster.inter" : "cluster.intra");
+  const std::string node_name = c.name;
+  c.key = "custom";
+  apply_fields(v, c);
+  if (!v.contains("name")) c.name = node_name + ", with links of the request's own";
+  if (v.contains("inter") && !v.contains("nics_per_node")) c.nics_per_node = 1;  // beside a network of its own
+  auto stated = [&](const std::string& what) { return v.contains(what); };
+  c.assumed.erase(std::remove_if(c.assumed.begin(), c.assumed.end(), stated), c.assumed.end());
   return c;
 }
 

@@ -70,7 +70,10 @@ void read_cluster(const Json& request, Request& r) {
   if (request.contains("nodes")) s.cluster.nodes = read_count(request["nodes"], "nodes", kMaxDevices);
   if (request.contains("devices_per_node"))
     s.cluster.devices_per_node = read_count(request["devices_per_node"], "devices_per_node", kMaxDevices);
-  if (r.is_transformer && !request.contains("devices") && !request.contains("nodes") && !request.contains("cluster")) {
+  // A named preset keeps its node count; an object that states none takes the layout's.
+  const bool cluster_counts_nodes =
+      request.contains("cluster") && (request["cluster"].is_string() || request["cluster"].contains("nodes"));
+  if (r.is_transformer && !request.contains("devices") && !request.contains("nodes") && !cluster_counts_nodes) {
     // Neither nodes nor devices: as many devices as the layout names, filling nodes in turn.
     const std::int64_t devices = layout_devices(request);
     if (devices < s.cluster.devices_per_node || devices % s.cluster.devices_per_node != 0) s.cluster.devices_per_node = devices;
