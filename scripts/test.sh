@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test command (docs/testing.md). On a fresh Debian machine: installs what it needs, builds
 # native and WebAssembly, and runs the unit, golden and browser tests.
-#   scripts/test.sh          those tests (under 10 minutes on two cores)
+#   scripts/test.sh          those tests: the command for a change
 #   scripts/test.sh --full   then the sanitizer job: every native test again under ASan + UBSan,
 #                            and each fuzz target (what CI runs, .ci/run)
 set -euo pipefail
