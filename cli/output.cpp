@@ -177,8 +177,9 @@ void print_cluster(std::ostream& out, const Json& c, Format format) {
   const std::string sep = format == Format::kCsv ? "," : "\t";
   const Json& cl = c["cluster"];
   out << "\n" << "cluster: " << num(cl["nodes"]) << " x " << num(cl["devices_per_node"]) << " devices ("
-      << cl["intra"]["name"].get<std::string>() << " in node, " << cl["inter"]["name"].get<std::string>()
-      << " between nodes), data parallel " << num(c["data_parallel"]) << ", pipeline stages "
+      << cl["intra"]["name"].get<std::string>() << " in node, " << num(cl["nics_per_node"]) << " x "
+      << cl["inter"]["name"].get<std::string>() << " between nodes"
+      << (cl.contains("assumed") && !cl["assumed"].empty() ? "; assumed, see warnings" : "") << "), data parallel " << num(c["data_parallel"]) << ", pipeline stages "
       << num(c["pipeline_stages"]) << ", global batch " << num(c["global_batch"]) << "\n";
   const Json& comp = c["compute"];
   out << "compute_ms" << sep << num(comp["compute_ms"]) << sep << "forward_ms" << sep << num(comp["forward_ms"]) << sep

@@ -136,25 +136,42 @@ Json device_argument(const std::string& arg) {
   }
 }
 
+// --intra / --inter: a link preset key, a link object as JSON text ({"bandwidth_gb_per_s": ...,
+// "latency_us": ...}), or a .json file holding one, as the API's "intra" and "inter" take.
+Json link_argument(const std::string& arg, const std::string& option) {
+  const std::size_t first = arg.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && arg[first] == '{') return json_file_document(arg, option);
+  if (!has_extension(arg, ".json")) return arg;
+  try {
+    return json_file_document(read_bounded_file(arg), arg);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(option + " " + e.what());
+  }
+}
+
 void add_cluster_options(const Arguments& args, Json& r) {
-  if (r.value("command", "") == "search") {  // the search sizes the cluster itself
+  const bool search = r.value("command", "") == "search";
+  if (search) {  // the search sizes the cluster itself
     if (args.has("devices")) r["devices"] = number_or_text(args.get("devices", ""));
     if (args.has("per_node")) r["devices_per_node"] = number_or_text(args.get("per_node", ""));
-    if (!args.has("cluster") && !args.has("intra")) return;
   }
-  if (!args.has("cluster") && !args.has("intra") && !args.has("nodes") && !args.has("per_node")) return;
-  if (args.has("cluster") && !args.has("intra")) {
+  // A preset alone is its key; links or NICs make an object, on top of the preset when one is
+  // named (the API's {"preset": ...}): each option replaces only what it names.
+  const bool overrides = args.has("intra") || args.has("inter") || args.has("nics_per_node");
+  if (overrides) {
+    Json c = Json::object();
+    if (args.has("cluster")) c["preset"] = args.get("cluster", "");
+    if (args.has("intra")) c["intra"] = link_argument(args.get("intra", ""), "--intra");
+    if (args.has("inter")) c["inter"] = link_argument(args.get("inter", ""), "--inter");
+    if (args.has("nics_per_node")) c["nics_per_node"] = number_or_text(args.get("nics_per_node", ""));
+    r["cluster"] = std::move(c);
+  } else if (args.has("cluster")) {
     r["cluster"] = args.get("cluster", "");
-  } else {
-    Json c = {{"intra", args.get("intra", "nvlink2_v100")}};
-    if (args.has("inter")) c["inter"] = args.get("inter", "");
-    r["cluster"] = c;
   }
+  // Node counts without a cluster price the device's own node preset (the core names its links).
+  if (search && !r.contains("cluster")) return;
   if (args.has("nodes")) r["nodes"] = number_or_text(args.get("nodes", ""));
-  if (args.has("per_node") && r.value("command", "") != "search")
-    r["devices_per_node"] = number_or_text(args.get("per_node", ""));
-  if (args.has("nics_per_node") && r["cluster"].is_object())
-    r["cluster"]["nics_per_node"] = number_or_text(args.get("nics_per_node", ""));
+  if (args.has("per_node") && !search) r["devices_per_node"] = number_or_text(args.get("per_node", ""));
 }
 
 Json build_collective_request(const Arguments& args) {

@@ -21,9 +21,7 @@ const std::vector<std::string>& transformer_flag_options() {
 Json build_transformer_request(const std::string& command, const Arguments& args, const Json& net) {
   Json r = {{"command", command}, {"net", net}};
   if (args.has("device_name")) r["device"] = device_argument(args.get("device_name", ""));
-  if (args.has("cluster")) r["cluster"] = args.get("cluster", "");
-  if (args.has("nodes")) r["nodes"] = number_or_text(args.get("nodes", ""));
-  if (args.has("per_node")) r["devices_per_node"] = number_or_text(args.get("per_node", ""));
+  add_cluster_options(args, r);  // --cluster --nodes --per_node --intra --inter --nics_per_node
   if (args.has("devices")) r["devices"] = number_or_text(args.get("devices", ""));
   const char* const numeric[] = {"seq_len", "global_batch", "micro_batch", "tp", "pp", "dp", "cp", "ep",
                                  "virtual_stages", "zero", "train_tokens", "prompt_len", "generate_len", "top"};

@@ -6,8 +6,12 @@ cd "$(dirname "$0")/.."
 what="${1:-all}"
 jobs="$(nproc 2>/dev/null || echo 2)"
 
+# ccache, where installed, keeps a rebuild of an unchanged file to a copy.
+launcher=()
+if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+
 if [ "$what" = native ] || [ "$what" = all ]; then
-  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DPALEO_WERROR=ON >/dev/null
+  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DPALEO_WERROR=ON "${launcher[@]}" >/dev/null
   cmake --build build/native -j"$jobs"
 fi
 if [ "$what" = wasm ] || [ "$what" = all ]; then

@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
-# Sets up a fresh Debian machine, builds native and WebAssembly, and runs every test; then the
-# sanitizer job: every native test under ASan + UBSan and each fuzz target (docs/testing.md).
+# The test command (docs/testing.md). On a fresh Debian machine: installs what it needs, builds
+# native and WebAssembly, and runs the unit, golden and browser tests.
+#   scripts/test.sh          those tests: the command for a change
+#   scripts/test.sh --full   then the sanitizer job: every native test again under ASan + UBSan,
+#                            and each fuzz target (what CI runs, .ci/run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+full=0
+case "${1:-}" in
+  --full) full=1 ;;
+  "") ;;
+  *) echo "usage: scripts/test.sh [--full]" >&2; exit 2 ;;
+esac
 scripts/setup-debian.sh
 scripts/build.sh all
 log="$(mktemp -d)"
@@ -14,7 +23,13 @@ if [ -f package.json ]; then
   npm test | tee "$log/node.txt"
   browser=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$log/node.txt")
 fi
-scripts/test-sanitizers.sh | tee "$log/sanitizers.txt"
+if [ "$full" = 1 ]; then
+  scripts/test-sanitizers.sh | tee "$log/sanitizers.txt"
+fi
 echo "paleo: all tests passed"
 echo "tests: $((native + browser)) passed, 0 failed"
-echo "sanitizers: the native tests again under ASan + UBSan, and $(grep -c '^Done [0-9]* runs' "$log/sanitizers.txt") fuzz targets, all clean"
+if [ "$full" = 1 ]; then
+  echo "sanitizers: the native tests again under ASan + UBSan, and $(grep -c '^Done [0-9]* runs' "$log/sanitizers.txt") fuzz targets, all clean"
+else
+  echo "not run: the sanitizer build and the fuzzers (scripts/test.sh --full, as CI runs)"
+fi

@@ -142,7 +142,9 @@ TEST_CASE("CLI: --format json prints exactly the response of the equivalent requ
   SECTION("a device of one's own, from a .json file, for a CNN and a transformer") {
     const Json device = {{"name", "Mine"}, {"generation", "hopper"}, {"clock_mhz", 1700}, {"peak_gflops", 50000},
                          {"peak_tensor_gflops", {{"bf16", 700000}}}, {"mem_bandwidth_gb_per_s", 2500},
-                         {"memory_bytes", 64e9}, {"sm_count", 100}};
+                         {"memory_bytes", 64e9}, {"sm_count", 100},
+                         // The node it is built into: the links of a multi-device layout.
+                         {"node", "dgx_h100_ndr"}};
     const std::filesystem::path file = paleo_test::write_temp_file("device", ".json", device.dump());
     const Json cnn = run_json("estimate resnet50_v1_5 --device_name " + file.string() + " --precision bf16 --format json");
     const Json expected = paleo::handle_request(
@@ -153,6 +155,7 @@ TEST_CASE("CLI: --format json prints exactly the response of the equivalent requ
     const Json llm = run_json("estimate llama3_8b --device_name " + file.string() + " --tp 8 --per_node 8 --format json");
     CHECK(llm["device"]["name"] == "Mine");
     CHECK(llm["peak_tflops_per_gpu"].get<double>() == 700);
+    CHECK(llm["cluster"]["intra"] == "nvlink4_h100");
     // A file it cannot read is an error naming it, not a preset lookup.
     const paleo_test::CliResult missing = paleo_test::run_cli("estimate alex_v2 --device_name no_such_device.json");
     CHECK(missing.exit_code == 2);

@@ -114,7 +114,10 @@ TEST_CASE("layer-wise parallelism is never worse than data parallelism on AlexNe
 
 TEST_CASE("on AlexNet (16 GPUs, 4 nodes x 4) the search splits the fully-connected layers") {
   const Json r = paleo::handle_request(
-      Json{{"command", "search"}, {"net", "alex_v2"}, {"devices", 16}, {"devices_per_node", 4}, {"batch_size", 32}});
+      Json{{"command", "search"}, {"net", "alex_v2"}, {"devices", 16}, {"devices_per_node", 4}, {"batch_size", 32},
+           // NVLink inside a node, one 100 Gb/s EDR NIC between nodes (the search's default before
+           // its links followed the device's node preset).
+           {"cluster", {{"intra", "nvlink2_v100"}, {"inter", "infiniband_edr"}, {"nics_per_node", 1}}}});
   REQUIRE(r["ok"].get<bool>());
   for (const Json& l : r["layers"]) {
     const std::string name = l["name"].get<std::string>();

@@ -15,7 +15,8 @@ Json link_json(const Link& l) {
 Json cluster_json(const Cluster& c) {
   return {{"key", c.key}, {"name", c.name}, {"nodes", c.nodes}, {"devices_per_node", c.devices_per_node},
           {"devices", c.devices()}, {"nics_per_node", c.nics_per_node}, {"intra", link_json(c.intra)},
-          {"inter", link_json(c.inter)}};
+          {"inter", link_json(c.inter)}, {"assumed", c.assumed},
+          {"assumed_from", c.assumed_from.empty() ? Json() : Json(c.assumed_from)}};
 }
 
 Json cost_json(const CollectiveCost& c) {

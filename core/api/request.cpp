@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "core/api/cluster_request.h"
 #include "core/api/cnn_request.h"
 #include "core/precision/device_peak.h"
 #include "core/base/checked_math.h"
@@ -66,23 +67,18 @@ std::string read_key(const Json& request, const std::string& field) {
   return read_string(request, field, "");
 }
 
-// Without a "cluster", the node counts of a transformer request take the cluster preset built of
-// the chosen device (or, for a device no preset is built of, PCIe 4 nodes over 100 Gb/s Ethernet).
-Json default_cluster(const Device& device) {
-  for (const Json& c : Presets::instance().clusters())
-    if (c.value("device", "") == device.key) return c.value("key", "");
-  return Json{{"intra", "pcie4_x16"}, {"inter", "ethernet_100g"}};
-}
-
 void read_cluster(const Json& request, Request& r) {
   Scenario& s = r.scenario;
   std::string device_key;
-  const Json cluster = request.contains("cluster") ? request["cluster"] : default_cluster(s.device);
-  s.cluster = cluster_from_json(cluster, "cluster", &device_key);
+  // Without a "cluster" (or without some of its links), the device's node preset (docs/cluster.md).
+  s.cluster = read_request_cluster(request, s.device, &device_key);
   if (request.contains("nodes")) s.cluster.nodes = read_count(request["nodes"], "nodes", kMaxDevices);
   if (request.contains("devices_per_node"))
     s.cluster.devices_per_node = read_count(request["devices_per_node"], "devices_per_node", kMaxDevices);
-  if (r.is_transformer && !request.contains("devices") && !request.contains("nodes") && !request.contains("cluster")) {
+  // A named preset keeps its node count; an object that states none takes the layout's.
+  const bool cluster_counts_nodes =
+      request.contains("cluster") && (request["cluster"].is_string() || request["cluster"].contains("nodes"));
+  if (r.is_transformer && !request.contains("devices") && !request.contains("nodes") && !cluster_counts_nodes) {
     // Neither nodes nor devices: as many devices as the layout names, filling nodes in turn.
     const std::int64_t devices = layout_devices(request);
     if (devices < s.cluster.devices_per_node || devices % s.cluster.devices_per_node != 0) s.cluster.devices_per_node = devices;
@@ -105,6 +101,7 @@ void read_cluster(const Json& request, Request& r) {
     r.warnings.push_back("the cluster '" + shortened_utf8(s.cluster.name, kMaxEchoedNameBytes) + "' is built of " +
                          device_key + "; priced with the requested device '" +
                          shortened_utf8(s.device.name, kMaxEchoedNameBytes) + "' instead");
+  check_request_cluster(request, s.cluster, s.device, r.warnings);
   s.has_cluster = true;
 }
 
@@ -183,9 +180,11 @@ void read_software(const Json& q, Request& r) {
   r.scenario.ppp_comm = sw.ppp_comm;
 }
 
-// A CNN has a cluster when it names one; a transformer also when its layout or counts need devices.
+// A request has a cluster when it names one or counts nodes (the search sizes its own); a
+// transformer also when its layout or counts need devices.
 bool has_cluster_section(const Json& q, const Request& r) {
   if (q.contains("cluster")) return true;
+  if (r.command != "search" && (q.contains("nodes") || q.contains("devices_per_node"))) return true;
   return r.is_transformer &&
          (layout_devices(q) > 1 || q.contains("nodes") || q.contains("devices_per_node") || q.contains("devices"));
 }

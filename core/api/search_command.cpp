@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/api/cluster_request.h"
 #include "core/cluster/cluster_step.h"
 #include "core/base/error.h"
 #include "core/spec/presets.h"
@@ -25,17 +26,19 @@ struct SearchOutcome {
   std::vector<int> data_parallel, model_parallel, one_weird_trick;  // their assignments
 };
 
-Cluster cluster_of(const Request& r, std::int64_t devices, std::int64_t per_node) {
+Cluster cluster_of(const Request& r, std::int64_t devices, std::int64_t per_node,
+                   std::vector<std::string>* warnings) {
   Cluster c;
   if (r.scenario.has_cluster) {
     c = r.scenario.cluster;
   } else {
-    // The paper's testbed: NVLink inside a node, 100 Gb/s EDR InfiniBand between nodes.
-    c.intra = Presets::instance().link("nvlink2_v100", "cluster");
-    c.inter = Presets::instance().link("infiniband_edr", "cluster");
+    // The links and NICs of the node the device is built into (a P100: NVLink 1 inside, EDR
+    // InfiniBand between nodes, as OptCNN's testbed), sized as the search asks.
+    c = device_node_cluster(r.scenario.device, "cluster");
   }
   c.devices_per_node = std::min(devices, per_node);
   c.nodes = (devices + c.devices_per_node - 1) / c.devices_per_node;
+  if (!r.scenario.has_cluster && warnings) check_request_cluster(Json::object(), c, r.scenario.device, *warnings);
   return c;
 }
 
@@ -111,7 +114,8 @@ Json search_response(const Request& r, std::vector<std::string>& warnings) {
   const Dim per_device = r.scenario.batch_size;
   const Dim global_batch = checked_multiply(per_device, devices, "batch_size");
   const Network net = network_at_batch(r.scenario, global_batch);
-  const SearchOutcome o = search(r, net, cluster_of(r, devices, per_node));
+  const Cluster cluster = cluster_of(r, devices, per_node, &warnings);
+  const SearchOutcome o = search(r, net, cluster);
   const StrategyProblem& p = o.problem;
 
   Json layers = Json::array();
@@ -134,7 +138,7 @@ Json search_response(const Request& r, std::vector<std::string>& warnings) {
     std::optional<SearchOutcome> fewer;
     if (d < devices) {
       at.emplace(network_at_batch(r.scenario, checked_multiply(per_device, d, "batch_size")));
-      fewer.emplace(search(r, *at, cluster_of(r, d, per_node)));
+      fewer.emplace(search(r, *at, cluster_of(r, d, per_node, nullptr)));
     }
     const SearchOutcome& s = fewer ? *fewer : o;
     const double samples = static_cast<double>(per_device * d);
@@ -163,6 +167,10 @@ Json search_response(const Request& r, std::vector<std::string>& warnings) {
           {"node_eliminations", o.layerwise.node_eliminations}, {"edge_eliminations", o.layerwise.edge_eliminations},
           {"message", o.layerwise.message}, {"layers", layers}, {"scaling", scaling}};
   // The software era pricing each layer (what `calibrate` fits when a measurement is a search).
+  // The links priced, and which of them the request left to the device's node preset.
+  out["cluster"] = {{"intra", cluster.intra.key}, {"inter", cluster.inter.key}, {"nics_per_node", cluster.nics_per_node},
+                    {"assumed", cluster.assumed},
+                    {"assumed_from", cluster.assumed_from.empty() ? Json() : Json(cluster.assumed_from)}};
   if (r.scenario.era) out["software_era"] = software_era_json(*r.scenario.era);
   // How far such predictions land from published measurements (OptCNN's Figure 7).
   out["expected_error"] = expected_error_json("cnn_layer_wise");

@@ -20,6 +20,14 @@ Cluster request_cluster(const Request& r) {
   return one;
 }
 
+// The request's warnings (the cluster's assumptions, a device other than the cluster's), then the
+// model's.
+std::vector<std::string> with_request_warnings(const Request& r, const std::vector<std::string>& model) {
+  std::vector<std::string> all = r.warnings;
+  all.insert(all.end(), model.begin(), model.end());
+  return all;
+}
+
 Json model_json(const TransformerRequest& t) {
   const ParameterCount p = parameter_count(t.net.config);
   Json j = {{"key", t.net.key}, {"name", t.net.name}, {"source", t.net.source},
@@ -91,7 +99,8 @@ Json era_json(const SoftwareEra& era) {
 
 Json cluster_json(const Cluster& c) {
   return {{"key", c.key}, {"name", c.name}, {"nodes", c.nodes}, {"devices_per_node", c.devices_per_node},
-          {"intra", c.intra.key}, {"inter", c.inter.key}, {"nics_per_node", c.nics_per_node}};
+          {"intra", c.intra.key}, {"inter", c.inter.key}, {"nics_per_node", c.nics_per_node},
+          {"assumed", c.assumed}, {"assumed_from", c.assumed_from.empty() ? Json() : Json(c.assumed_from)}};
 }
 
 // The request's options with the choices it left to its stack made on its cluster, and the
@@ -141,7 +150,7 @@ Json estimate_json(const Request& r) {
   if (!train.is_null()) out["train"] = train;
   out["layers"] = op_rows_json(e.ops);
   out["assumed"] = resolved.assumed;
-  out["warnings"] = e.warnings;
+  out["warnings"] = with_request_warnings(r, e.warnings);
   if (!resolved.assumed.empty()) out["warnings"].push_back(assumed_warning(resolved.assumed, t.era));
   // How far estimates of this kind land from published measurements (docs/validation.md).
   out["expected_error"] = expected_error_json("transformers");
@@ -168,7 +177,8 @@ Json plan_json(const Request& r) {
           {"devices", cluster.devices()}, {"global_batch", t.training.global_batch}, {"seq_len", t.training.seq_len},
           {"precision", precision_json(t.training.precision)}, {"software_era", era_json(t.era)},
           {"evaluated", plan.evaluated},
-          {"feasible", plan.feasible}, {"candidates", candidates}, {"why", plan.why}};
+          {"feasible", plan.feasible}, {"candidates", candidates}, {"why", plan.why},
+          {"warnings", with_request_warnings(r, {})}};
 }
 
 Json inference_json(const Request& r) {
@@ -192,7 +202,7 @@ Json inference_json(const Request& r) {
           {"tokens_per_s", e.decode_tokens_per_s}, {"total_ms", e.total_ms},
           {"tp_comm_per_token_ms", e.tp_comm_per_token_ms}, {"weights_bytes", e.weights_bytes},
           {"kv_cache_bytes", e.kv_cache_bytes}, {"memory_per_device_bytes", e.memory_per_device_bytes},
-          {"capacity_bytes", e.capacity_bytes}, {"fits", e.fits}, {"warnings", e.warnings}};
+          {"capacity_bytes", e.capacity_bytes}, {"fits", e.fits}, {"warnings", with_request_warnings(r, e.warnings)}};
 }
 
 Json summary_json(const Request& r) {

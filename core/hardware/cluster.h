@@ -3,6 +3,7 @@
 // (presets/clusters.json, docs/cluster.md).
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/base/checked_math.h"
 #include "core/hardware/link.h"
@@ -17,6 +18,10 @@ struct Cluster {
   Link intra;            // between devices of one node
   Link inter;            // between nodes (one NIC's link)
   std::int64_t nics_per_node = 1;
+  // What the request did not state and Paleo assumed ("intra", "inter", "nics_per_node"), and the
+  // node preset it took them from (empty when none was): named in every answer (docs/cluster.md).
+  std::vector<std::string> assumed;
+  std::string assumed_from;
 
   // The inter-node link as each device of a node sees it when all G of them cross at once: they
   // share the node's NICs, min(nics, G) / G of one each.

@@ -18,6 +18,9 @@ struct Device {
   // for wave quantization (core/efficiency/kernel_efficiency.h). 0 = unknown: no wave effect.
   double sm_count = 0;
   std::string generation;             // architecture ("volta", "ampere", "hopper", ...): picks the software era
+  // The cluster preset of the node this device is built into (its NVLink generation or PCIe, its
+  // NICs): the links a request that states none is priced over (docs/cluster.md). Empty = none.
+  std::string node;
   // Dense matrix-unit (tensor core) peaks per number format, 1e9 FLOP/s: "tf32", "fp16", "bf16",
   // "fp8" (core/precision/device_peak.h). Empty for devices without matrix units.
   std::map<std::string, double> peak_tensor_gflops;

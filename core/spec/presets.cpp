@@ -46,7 +46,7 @@ const Json& list_in(const Json& doc, const char* name) {
 
 // The members a device object may have: what it is priced with, and the presets' provenance
 // (so that a preset of `paleo presets` can be sent back as it is).
-constexpr const char* kDeviceMembers[] = {"key", "name", "generation", "clock_mhz", "peak_gflops",
+constexpr const char* kDeviceMembers[] = {"key", "name", "generation", "node", "clock_mhz", "peak_gflops",
                                           "peak_tensor_gflops", "mem_bandwidth_gb_per_s", "memory_bytes",
                                           "sm_count", "is_gpu", "origin", "sources", "notes"};
 
@@ -100,6 +100,10 @@ Device device_from_json(const Json& obj, const std::string& field) {
     if (!obj["generation"].is_string()) throw Error("'generation' must be a string, got " + echo(obj["generation"]), "", field);
     const std::string g = obj["generation"].get<std::string>();
     if (!g.empty()) d.generation = known_generation(g, field);
+  }
+  if (obj.contains("node") && !obj["node"].is_null()) {
+    if (!obj["node"].is_string()) throw Error("'node' must be a cluster preset name, got " + echo(obj["node"]), "", field);
+    d.node = obj["node"].get<std::string>();
   }
   if (obj.contains("peak_tensor_gflops") && !obj["peak_tensor_gflops"].is_null()) {
     const Json& peaks = obj["peak_tensor_gflops"];

@@ -34,12 +34,12 @@ export function deviceOf(state) {
   return device;
 }
 
-// The custom inputs holding a preset's numbers (as `presets` lists it), and the first cluster preset
-// built of it: "Custom device…" starts from the device chosen before it.
+// The custom inputs holding a preset's numbers (as `presets` lists it), and its node preset (or the
+// first cluster preset built of it): "Custom device…" starts from the device chosen before it.
 export function customFromPreset(preset, clusters = []) {
   const tensor = preset.peak_tensor_gflops ?? {};
   return {
-    cd_cluster: clusters.find((c) => c.device === preset.key)?.key ?? '',
+    cd_cluster: preset.node ?? clusters.find((c) => c.device === preset.key)?.key ?? '',
     cd_name: `${preset.name} (edited)`, cd_generation: preset.generation ?? '',
     cd_fp32_tflops: preset.peak_gflops / 1e3, cd_bandwidth_gbps: preset.mem_bandwidth_gb_per_s,
     cd_memory_gib: (preset.memory_bytes ?? 0) / GIB, cd_sms: preset.sm_count ?? 0, cd_clock_mhz: preset.clock_mhz,
