@@ -3,14 +3,11 @@
 #include <algorithm>
 
 namespace paleo {
-namespace {
 
-double collective_ms(CollectiveOp op, const DeviceGroup& g, double bytes, const CollectiveSettings& s) {
+double group_collective_ms(CollectiveOp op, const DeviceGroup& g, double bytes, const CollectiveSettings& s) {
   if (g.size <= 1 || bytes <= 0) return 0;
   return cluster_collective(op, CollectiveAlgorithm::kAuto, g.cluster, bytes, s).time_ms();
 }
-
-}  // namespace
 
 LayerCommunication layer_communication(const TransformerConfig& c, const OpContext& x, const LayoutGroups& g,
                                        const CollectiveSettings& s, CommTimes attention) {
@@ -22,25 +19,25 @@ LayerCommunication layer_communication(const TransformerConfig& c, const OpConte
   if (x.tp > 1) {
     if (x.sequence_parallel) {
       // Per layer and direction: two all-gathers and two reduce-scatters of the full message.
-      const double one = collective_ms(CollectiveOp::kAllGather, g.tp, message, s) +
-                         collective_ms(CollectiveOp::kReduceScatter, g.tp, message, s);
+      const double one = group_collective_ms(CollectiveOp::kAllGather, g.tp, message, s) +
+                         group_collective_ms(CollectiveOp::kReduceScatter, g.tp, message, s);
       out.tp_layer = {2 * one, 2 * one};
-      out.embedding = {collective_ms(CollectiveOp::kReduceScatter, g.tp, message, s),
-                       collective_ms(CollectiveOp::kAllGather, g.tp, message, s)};
-      out.head = {collective_ms(CollectiveOp::kAllGather, g.tp, message, s),
-                  collective_ms(CollectiveOp::kReduceScatter, g.tp, message, s)};
+      out.embedding = {group_collective_ms(CollectiveOp::kReduceScatter, g.tp, message, s),
+                       group_collective_ms(CollectiveOp::kAllGather, g.tp, message, s)};
+      out.head = {group_collective_ms(CollectiveOp::kAllGather, g.tp, message, s),
+                  group_collective_ms(CollectiveOp::kReduceScatter, g.tp, message, s)};
     } else {
-      const double all_reduce = collective_ms(CollectiveOp::kAllReduce, g.tp, message, s);
+      const double all_reduce = group_collective_ms(CollectiveOp::kAllReduce, g.tp, message, s);
       out.tp_layer = {2 * all_reduce, 2 * all_reduce};
       out.embedding = {all_reduce, 0};
       out.head = {0, all_reduce};
     }
     // Vocabulary-parallel cross-entropy: max, sum and target logit, one fp32 per token each.
-    out.head.fwd_ms += 3 * collective_ms(CollectiveOp::kAllReduce, g.tp, tokens * 4, s);
+    out.head.fwd_ms += 3 * group_collective_ms(CollectiveOp::kAllReduce, g.tp, tokens * 4, s);
   }
   if (c.moe.enabled() && x.ep > 1) {
     const double routed = tokens * static_cast<double>(c.moe.top_k) * static_cast<double>(c.hidden) * ab;
-    const double a2a = collective_ms(CollectiveOp::kAllToAll, g.ep, routed, s);
+    const double a2a = group_collective_ms(CollectiveOp::kAllToAll, g.ep, routed, s);
     out.ep_moe_layer = {2 * a2a, 2 * a2a};  // dispatch and combine
   }
   if (x.cp > 1) {
@@ -48,8 +45,8 @@ LayerCommunication layer_communication(const TransformerConfig& c, const OpConte
     // and sends their gradients back, overlapped with its attention blocks.
     const double kv = 2 * tokens * std::max(static_cast<double>(c.kv_size()) / static_cast<double>(x.tp), static_cast<double>(c.head_dim)) * ab *
                       static_cast<double>(x.cp);
-    const double gather = collective_ms(CollectiveOp::kAllGather, g.cp, kv, s);
-    const double scatter = collective_ms(CollectiveOp::kReduceScatter, g.cp, kv, s);
+    const double gather = group_collective_ms(CollectiveOp::kAllGather, g.cp, kv, s);
+    const double scatter = group_collective_ms(CollectiveOp::kReduceScatter, g.cp, kv, s);
     out.cp_layer = {std::max(0.0, gather - attention.fwd_ms), std::max(0.0, scatter - attention.bwd_ms)};
   }
   return out;

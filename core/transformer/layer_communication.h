@@ -25,6 +25,10 @@ struct LayerCommunication {
   double tp_message_bytes = 0;  // one TP collective's full message (T x h)
 };
 
+// One collective of `bytes` (the full vector) over a group, the fastest algorithm on the group's
+// links; 0 for a group of one.
+double group_collective_ms(CollectiveOp op, const DeviceGroup& g, double bytes, const CollectiveSettings& s);
+
 // `attention` is one layer's attention-core time (what ring attention overlaps with).
 LayerCommunication layer_communication(const TransformerConfig& c, const OpContext& x, const LayoutGroups& g,
                                        const CollectiveSettings& settings, CommTimes attention);

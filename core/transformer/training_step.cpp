@@ -10,6 +10,7 @@
 #include "core/transformer/layout_check.h"
 #include "core/transformer/op_timing.h"
 #include "core/transformer/step_flops.h"
+#include "core/transformer/zero3_exposure.h"
 
 namespace paleo {
 namespace {
@@ -36,11 +37,6 @@ OpsTime time_ops(const std::vector<TransformerOp>& ops, const Device& d, const K
   return out;
 }
 
-double collective(CollectiveOp op, const DeviceGroup& g, double bytes, const CollectiveSettings& s) {
-  if (g.size <= 1 || bytes <= 0) return 0;
-  return cluster_collective(op, CollectiveAlgorithm::kAuto, g.cluster, bytes, s).time_ms();
-}
-
 void add_rows(std::vector<OpRow>& rows, const std::vector<TransformerOp>& ops, double count, const Device& d,
               const KernelEfficiency& e, const PrecisionPolicy& t) {
   if (count <= 0) return;
@@ -63,35 +59,6 @@ void add_rows(std::vector<OpRow>& rows, const std::vector<TransformerOp>& ops, d
     }
     rows.push_back(r);
   }
-}
-
-
-// ZeRO-3 / FSDP, per micro-batch on one stage: each layer's weights are gathered before its
-// forward pass (and again before its backward unless they were kept), its gradients
-// reduce-scattered after its backward, one layer ahead of the compute (FSDP's and DeepSpeed's
-// prefetch; Zhao et al. 2023, section 3.3). Each layer is its own collective, so the latency
-// of a collective over the whole data-parallel group is paid per layer, not per stage. Exposed:
-// the first layer's gather and the last layer's scatter, which have no compute to hide behind,
-// and whatever of each layer's traffic its neighbour's compute does not cover.
-struct Zero3Exposure {
-  double fwd_ms = 0, bwd_ms = 0;
-};
-
-Zero3Exposure zero3_exposure(const StagePlan& s, const TrainingOptions& o, const LayoutGroups& groups,
-                             const CollectiveSettings& settings, double fwd_compute_ms, double bwd_compute_ms) {
-  Zero3Exposure z;
-  const double units = std::max(1.0, static_cast<double>(s.layers));
-  const double dense = (s.params - s.expert_params) / units, experts = s.expert_params / units;
-  const double pb = dtype_bytes(o.precision.params), gb = dtype_bytes(o.precision.grad_reduce);
-  const double gather = collective(CollectiveOp::kAllGather, groups.dp_cp, dense * pb, settings) +
-                        collective(CollectiveOp::kAllGather, groups.expert_dp, experts * pb, settings);
-  const double scatter = collective(CollectiveOp::kReduceScatter, groups.dp_cp, dense * gb, settings) +
-                         collective(CollectiveOp::kReduceScatter, groups.expert_dp, experts * gb, settings);
-  const double fwd_layer = fwd_compute_ms / units, bwd_layer = bwd_compute_ms / units;
-  const double bwd_gather = o.reshard_after_forward ? gather : 0;
-  z.fwd_ms = gather + units * std::max(0.0, gather - fwd_layer);
-  z.bwd_ms = bwd_gather + units * std::max(0.0, bwd_gather + scatter - bwd_layer) + scatter;
-  return z;
 }
 
 }  // namespace
@@ -225,11 +192,11 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
       if (group->size <= 1 || o.zero > 2 || count <= 0) continue;
       const double grads = count * dtype_bytes(o.precision.grad_reduce);
       if (o.zero == 0) {
-        reduce += collective(CollectiveOp::kAllReduce, *group, grads, settings);
+        reduce += group_collective_ms(CollectiveOp::kAllReduce, *group, grads, settings);
       } else {
         // ZeRO-1/2: reduce-scatter the gradients, update the shard, all-gather the weights.
-        reduce += collective(CollectiveOp::kReduceScatter, *group, grads, settings);
-        gather += collective(CollectiveOp::kAllGather, *group, count * dtype_bytes(o.precision.params), settings);
+        reduce += group_collective_ms(CollectiveOp::kReduceScatter, *group, grads, settings);
+        gather += group_collective_ms(CollectiveOp::kAllGather, *group, count * dtype_bytes(o.precision.params), settings);
       }
     }
     const double window = o.overlap ? st[i].bwd : 0;
