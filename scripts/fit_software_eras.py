@@ -25,6 +25,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from paleo_cases import compared
+
 ROOT = Path(__file__).resolve().parent.parent
 ARGS = [a for a in sys.argv[1:] if not a.startswith('--')]
 PALEO = ARGS[0] if ARGS else str(ROOT / 'build' / 'native' / 'paleo')
@@ -50,17 +52,6 @@ def source_key(case):
 
 def is_fp8(case):
     return case['request'].get('precision') == 'fp8'
-
-
-def compared(response, compare):
-    pointers = compare if isinstance(compare, list) else [compare]
-    total = 0.0
-    for pointer in pointers:
-        node = response
-        for part in pointer.strip('/').split('/'):
-            node = node[part]
-        total += node
-    return total
 
 
 def grid_points(case):

@@ -12,10 +12,15 @@ def predict(paleo, case, efficiency):
                                     text=True, check=False).stdout)
     if not out.get('ok'):
         raise SystemExit(f"{case['id']}: {out.get('error')}")
-    compare = case['compare'] if isinstance(case['compare'], list) else [case['compare']]
+    return compared(out, case['compare'])
+
+
+def compared(response, compare):
+    """The figure a case compares in a response: a JSON pointer, or a list of them summed."""
+    pointers = compare if isinstance(compare, list) else [compare]
     total = 0.0
-    for pointer in compare:
-        node = out
+    for pointer in pointers:
+        node = response
         for part in pointer.strip('/').split('/'):
             node = node[part]
         total += node
