@@ -83,7 +83,9 @@ Band family_band(const std::vector<const Json*>& cases, const std::map<std::stri
     band.kind = "out_of_sample";
     return band;
   }
-  for (const auto& [kind, table] : {std::make_pair("leave_one_source_out", &loso), std::make_pair("leave_one_case_out", &cv)}) {
+  for (const auto& kind_table : {std::make_pair("leave_one_source_out", &loso), std::make_pair("leave_one_case_out", &cv)}) {
+    const char* kind = kind_table.first;
+    const std::map<std::string, double>* table = kind_table.second;
     const bool all = std::all_of(in_fit.begin(), in_fit.end(), [&](const Json* c) { return table->count((*c)["id"]) > 0; });
     if (stale || !all) continue;
     for (const Json* c : cases) {
