@@ -141,7 +141,7 @@ double ceiling_gflops(double peak_gflops, const KernelEfficiency& e, bool convol
 double matmul_ms(const Device& d, const KernelEfficiency& e, Dtype t, double m, double n, double k, double batches) {
   const double flops = 2 * m * n * k * batches;
   if (flops <= 0) return 0;
-  const bool fp8 = runs_on_tensor_cores(d, t, n, k) && dtype_bytes(effective_matmul_dtype(d, t)) == 1;
+  const bool fp8 = runs_on_tensor_cores(d, t, n, k) && runs_in_fp8(d, t);
   const double ceiling = fp8 && e.fp8_matmul_ceiling > 0 ? e.fp8_matmul_ceiling : e.matmul_ceiling;
   const TiledMatmulMs ms = tiled_matmul_ms(e, flops, era_matmul_peak_gflops(d, e, t, m, n, k) * ceiling, m, n, k,
                                            d.sm_count, batches, memory_ms(d, e, 1));

@@ -47,6 +47,8 @@ bool runs_on_tensor_cores(const Device& d, Dtype t, double n, double k) {
   return e != Dtype::kFp32 && tensor_core_aligned(e, n, k);
 }
 
+bool runs_in_fp8(const Device& d, Dtype t) { return dtype_bytes(effective_matmul_dtype(d, t)) == 1; }
+
 double matmul_peak_gflops(const Device& d, Dtype t, double n, double k) {
   if (!runs_on_tensor_cores(d, t, n, k)) return d.peak_gflops;
   return d.peak_tensor_gflops.at(tensor_peak_key(effective_matmul_dtype(d, t)));

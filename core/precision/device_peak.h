@@ -22,6 +22,8 @@ Dtype effective_matmul_dtype(const Device& d, Dtype t);
 bool tensor_core_aligned(Dtype t, double n, double k);
 // Whether an (m x k) by (k x n) product in format t runs on the matrix units (tensor cores).
 bool runs_on_tensor_cores(const Device& d, Dtype t, double n, double k);
+// Whether the device's matrix units run format `t` as fp8 (not a wider fallback).
+bool runs_in_fp8(const Device& d, Dtype t);
 // Peak GFLOP/s for an (m x k) by (k x n) product in format t.
 double matmul_peak_gflops(const Device& d, Dtype t, double n, double k);
 // Peak of the format's dense matrix units (the denominator of MFU); the vector peak without any.

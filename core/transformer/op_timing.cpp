@@ -38,8 +38,7 @@ OpTime op_time(const TransformerOp& op, const Device& d, const KernelEfficiency&
       t.bwd_ms = matmul_ms(d, e, compute, op.m, op.k, op.n, op.batches) +
                  matmul_ms(d, e, compute, op.k, op.n, op.m, op.batches) + 2 * launch;
       // A device without fp8 units runs the product in its fallback format, with nothing to cast.
-      const bool runs_fp8 = dtype_bytes(effective_matmul_dtype(d, compute)) == 1;
-      const Fp8CastBytes cast = runs_fp8 ? fp8_cast_bytes(op, p) : Fp8CastBytes{};
+      const Fp8CastBytes cast = runs_in_fp8(d, compute) ? fp8_cast_bytes(op, p) : Fp8CastBytes{};
       if (cast.fwd_bytes > 0) t.fwd_ms += memory_ms(d, e, cast.fwd_bytes) + launch;
       if (cast.bwd_bytes > 0) t.bwd_ms += memory_ms(d, e, cast.bwd_bytes) + launch;
       break;
