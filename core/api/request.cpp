@@ -6,6 +6,7 @@
 
 #include "core/api/cluster_request.h"
 #include "core/api/cnn_request.h"
+#include "core/api/serving_request.h"
 #include "core/precision/device_peak.h"
 #include "core/base/checked_math.h"
 #include "core/cluster/collectives.h"
@@ -446,6 +447,11 @@ Request parse_request(const Json& request) {
     r.transformer =
         parse_transformer_request(request, r.scenario.device, r.scenario.has_cluster ? r.scenario.cluster.devices() : 1);
     r.has_net = true;
+    if (r.command != "inference")
+      for (const std::string& f : serving_request_fields())
+        if (request.contains(f))
+          r.warnings.push_back("unused: '" + f + "' applies to the 'inference' command only; '" +
+                               shortened_utf8(r.command, kMaxEchoedNameBytes) + "' ignores it");
     return r;
   }
   warn_unused_fields(request, r);

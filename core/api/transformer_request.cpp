@@ -1,6 +1,7 @@
 #include "core/api/transformer_request.h"
 
 #include "core/api/price_field.h"
+#include "core/api/serving_request.h"
 #include "core/base/checked_math.h"
 #include "core/base/error.h"
 #include "core/spec/presets.h"
@@ -30,7 +31,12 @@ const std::vector<std::string>& transformer_request_fields() {
       "sequence_parallel", "schedule", "recompute", "zero", "attention", "train_tokens", "price_per_gpu_hour",
       "prompt_len", "generate_len", "top", "software_era", "efficiency", "reshard_after_forward", "fp8_weight_copy",
       "fused_cross_entropy"};
-  return fields;
+  static const std::vector<std::string> all = [] {
+    std::vector<std::string> v = fields;
+    for (const std::string& f : serving_request_fields()) v.push_back(f);
+    return v;
+  }();
+  return all;
 }
 
 // Each product checked before it is formed.
@@ -146,6 +152,7 @@ TransformerRequest parse_transformer_request(const Json& given, const Device& de
   if (request.contains("prompt_len")) t.prompt_len = read_count_field(request, "prompt_len", 1, 10000000);
   if (request.contains("generate_len")) t.generate_len = read_count_field(request, "generate_len", 1, 10000000);
   if (request.contains("top")) t.top = read_count_field(request, "top", 1, 1000);
+  read_serving_request(request, t.serving);
   return t;
 }
 

@@ -8,6 +8,7 @@
 #include "core/hardware/device.h"
 #include "core/base/json.h"
 #include "core/hardware/link.h"
+#include "core/serving/serving_estimate.h"
 #include "core/transformer/training_options.h"
 #include "core/transformer/transformer_net.h"
 
@@ -33,6 +34,8 @@ struct TransformerRequest {
   std::int64_t batch = 1;
   std::int64_t prompt_len = 0;              // 0 = seq_len
   std::int64_t generate_len = 128;
+  // Serving under load (its `inference` options are filled in by the inference command).
+  ServingOptions serving;
   // Planner.
   std::int64_t top = 10;
 };

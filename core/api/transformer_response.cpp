@@ -6,6 +6,7 @@
 #include "core/planner/layout_planner.h"
 #include "core/planner/stack_choices.h"
 #include "core/transformer/inference_step.h"
+#include "core/api/serving_request.h"
 #include "core/transformer/training_step.h"
 #include "core/validation/expected_error.h"
 
@@ -191,9 +192,16 @@ Json inference_json(const Request& r) {
   o.precision = t.training.precision;
   o.attention = t.training.attention;
   o.efficiency = t.training.efficiency;
+  o.kv_cache = t.serving.inference.kv_cache;
+  ServingOptions serving = t.serving;
+  serving.inference = o;
+  serving.pp = t.training.parallel.pp;
   Cluster cluster = request_cluster(r);
-  if (!r.scenario.has_cluster) cluster.devices_per_node = o.tp;  // tp devices of one node
+  if (!r.scenario.has_cluster) cluster.devices_per_node = o.tp * serving.pp;  // one replica on one node
   const InferenceEstimate e = estimate_inference(t.net.config, o, r.scenario.device, cluster);
+  const ServingEstimate s = estimate_serving(t.net.config, serving, r.scenario.device, cluster);
+  std::vector<std::string> warnings = e.warnings;
+  warnings.insert(warnings.end(), s.warnings.begin(), s.warnings.end());
   return {{"ok", true}, {"command", "inference"}, {"kind", "transformer"}, {"model", model_json(t)},
           {"device", device_json(r.scenario.device)}, {"tp", o.tp}, {"batch_size", o.batch},
           {"prompt_len", o.prompt_len}, {"generate_len", o.generate_len},
@@ -202,7 +210,8 @@ Json inference_json(const Request& r) {
           {"tokens_per_s", e.decode_tokens_per_s}, {"total_ms", e.total_ms},
           {"tp_comm_per_token_ms", e.tp_comm_per_token_ms}, {"weights_bytes", e.weights_bytes},
           {"kv_cache_bytes", e.kv_cache_bytes}, {"memory_per_device_bytes", e.memory_per_device_bytes},
-          {"capacity_bytes", e.capacity_bytes}, {"fits", e.fits}, {"warnings", with_request_warnings(r, e.warnings)}};
+          {"capacity_bytes", e.capacity_bytes}, {"fits", e.fits}, {"serving", serving_json(s)},
+          {"warnings", with_request_warnings(r, warnings)}};
 }
 
 Json summary_json(const Request& r) {

@@ -41,7 +41,8 @@ InferenceEstimate estimate_inference(const TransformerConfig& c, const Inference
   InferenceEstimate est;
   const KernelEfficiency& eff = o.efficiency;
   const PrecisionPolicy& t = o.precision;
-  const double ab = dtype_bytes(o.precision.activations);
+  const Dtype kv_dtype = o.kv_cache ? *o.kv_cache : o.precision.activations;
+  const double ab = dtype_bytes(kv_dtype);
   LayoutGroups groups = layout_groups(cluster, ParallelLayout{o.tp, 1, 1, 1, 1, 1, false});
   const CollectiveSettings settings = collective_settings(device, 1);
   const double layers = static_cast<double>(c.layers);
@@ -76,7 +77,8 @@ InferenceEstimate estimate_inference(const TransformerConfig& c, const Inference
       const double group = static_cast<double>(c.heads / c.kv_heads);
       const double kv_heads = kv_per_device / static_cast<double>(c.head_dim);
       const double batches = static_cast<double>(o.batch) * kv_heads;
-      const Dtype core = op_compute_dtype(op, t);
+      // An fp8 cache is read in fp8 (dequantized in the kernel): the bytes follow the cache.
+      const Dtype core = o.kv_cache ? kv_dtype : op_compute_dtype(op, t);
       ms += matmul_ms(device, eff, core, group, mean_kv, op.k, batches) +
             matmul_ms(device, eff, core, group, op.k, mean_kv, batches) + eff.kernel_overhead_ms;
     }
@@ -90,14 +92,17 @@ InferenceEstimate estimate_inference(const TransformerConfig& c, const Inference
   est.decode_tokens_per_s = static_cast<double>(o.batch) / est.decode_ms_per_token * 1e3;
 
   // Memory: the weights, the cache at its full length, and the prefill's largest activation.
-  double params = ops_params(prompt_ops.embedding) + ops_params(prompt_ops.head) +
-                  dense * ops_params(prompt_ops.dense_layer) + moe * ops_params(prompt_ops.moe_layer);
-  est.weights_bytes = params * dtype_bytes(o.precision.params);
-  est.kv_cache_bytes = 2 * layers * static_cast<double>(o.batch) * kv_per_device *
-                       static_cast<double>(o.prompt_len + o.generate_len) * ab;
+  const double outer = ops_params(prompt_ops.embedding) + ops_params(prompt_ops.head);
+  const double inner = dense * ops_params(prompt_ops.dense_layer) + moe * ops_params(prompt_ops.moe_layer);
+  const double layer_weight_bytes = o.precision.fp8 ? dtype_bytes(o.precision.compute) : dtype_bytes(o.precision.params);
+  est.weights_bytes = outer * dtype_bytes(o.precision.params) + inner * layer_weight_bytes;
+  est.kv_bytes_per_token = 2 * layers * kv_per_device * ab;
+  est.kv_cache_bytes = est.kv_bytes_per_token * static_cast<double>(o.batch) *
+                       static_cast<double>(o.prompt_len + o.generate_len);
   double transient = 0;
   for (const TransformerOp& op : prompt_ops.dense_layer) transient = std::max(transient, op.saved_bytes);
-  est.memory_per_device_bytes = est.weights_bytes + est.kv_cache_bytes + 2 * transient;
+  est.activation_peak_bytes = 2 * transient;
+  est.memory_per_device_bytes = est.weights_bytes + est.kv_cache_bytes + est.activation_peak_bytes;
   est.capacity_bytes = device.memory_bytes;
   est.fits = device.memory_bytes <= 0 || est.memory_per_device_bytes <= device.memory_bytes;
   if (!est.fits) est.warnings.push_back("does not fit: weights and KV cache exceed the device memory");

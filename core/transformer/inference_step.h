@@ -1,8 +1,11 @@
 #pragma once
 // Inference under tensor parallelism: the prefill of the prompt (a forward pass over it, logits
 // of the last token only) and the decode of each further token (every weight and the KV cache
-// read once per token: memory-bound at small batches); KV-cache memory.
+// read once per token: memory-bound at small batches); KV-cache memory. At fp8 the linear layers'
+// weights are stored in fp8 as serving engines quantize them (TensorRT-LLM, vLLM: the embedding
+// and the head stay in the activations' format).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +23,8 @@ struct InferenceOptions {
   PrecisionPolicy precision = precision_policy("bf16", "precision");
   AttentionKernel attention = AttentionKernel::kFlash;
   KernelEfficiency efficiency;
+  // The keys and values' format; unset: the activations' (an fp8 cache halves a bf16 one).
+  std::optional<Dtype> kv_cache;
 };
 
 struct InferenceEstimate {
@@ -30,6 +35,8 @@ struct InferenceEstimate {
   double tp_comm_per_token_ms = 0;      // of the decode step
   double weights_bytes = 0;             // per device
   double kv_cache_bytes = 0;            // per device, at prompt + generated tokens
+  double kv_bytes_per_token = 0;        // per device: every layer's keys and values of one token
+  double activation_peak_bytes = 0;     // per device: the prefill's largest live activations
   double memory_per_device_bytes = 0;
   double capacity_bytes = 0;
   bool fits = true;

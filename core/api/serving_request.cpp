@@ -1,0 +1,88 @@
+#include "core/api/serving_request.h"
+
+#include <cmath>
+
+#include "core/base/error.h"
+#include "core/precision/dtype.h"
+#include "core/transformer/transformer_net.h"
+
+namespace paleo {
+namespace {
+
+double read_bounded(const Json& parent, const char* field, const std::string& path, double low, double high) {
+  const double v = read_number(parent, field, "");
+  if (!(v >= low && v <= high))
+    throw Error("must be from " + echo(Json(low)) + " to " + echo(Json(high)) + ", got " + echo(parent[field]), "",
+                path);
+  return v;
+}
+
+std::int64_t read_whole(const Json& parent, const char* field, const std::string& path, double low, double high) {
+  const double v = read_bounded(parent, field, path, low, high);
+  if (v != std::floor(v)) throw Error("must be a whole number, got " + echo(parent[field]), "", path);
+  return static_cast<std::int64_t>(v);
+}
+
+}  // namespace
+
+const std::vector<std::string>& serving_request_fields() {
+  static const std::vector<std::string> fields = {
+      "concurrency", "request_rate", "kv_cache_dtype", "gpu_memory_utilization", "block_size",
+      "max_num_batched_tokens", "speculative", "prefix_cache_hit_rate"};
+  return fields;
+}
+
+void read_serving_request(const Json& request, ServingOptions& o) {
+  if (request.contains("concurrency")) o.concurrency = read_bounded(request, "concurrency", "concurrency", 1, 1 << 20);
+  if (request.contains("request_rate"))
+    o.request_rate = read_bounded(request, "request_rate", "request_rate", 1e-9, 1e9);
+  if (o.concurrency > 0 && o.request_rate > 0)
+    throw Error("give concurrency or request_rate, not both", "", "request_rate");
+  if (request.contains("kv_cache_dtype"))
+    o.inference.kv_cache = parse_dtype(read_string(request, "kv_cache_dtype", ""), "kv_cache_dtype");
+  if (request.contains("gpu_memory_utilization"))
+    o.memory_fraction = read_bounded(request, "gpu_memory_utilization", "gpu_memory_utilization", 0.01, 1);
+  if (request.contains("block_size")) o.block_size = read_whole(request, "block_size", "block_size", 1, 1 << 16);
+  if (request.contains("max_num_batched_tokens"))
+    o.prefill_chunk_tokens = read_whole(request, "max_num_batched_tokens", "max_num_batched_tokens", 1, 1 << 24);
+  if (request.contains("prefix_cache_hit_rate"))
+    o.prefix_hit_rate = read_bounded(request, "prefix_cache_hit_rate", "prefix_cache_hit_rate", 0, 0.999);
+  if (request.contains("speculative")) {
+    const Json& s = request["speculative"];
+    if (!s.is_object())
+      throw Error("must be an object {\"draft_tokens\", \"acceptance_rate\", \"draft_net\"}", "", "speculative");
+    for (auto it = s.begin(); it != s.end(); ++it)
+      if (it.key() != "draft_tokens" && it.key() != "acceptance_rate" && it.key() != "draft_net")
+        throw Error("unknown field '" + it.key() + "' (known: draft_tokens, acceptance_rate, draft_net)", "",
+                    "speculative");
+    if (!s.contains("draft_tokens") || !s.contains("acceptance_rate"))
+      throw Error("needs draft_tokens and acceptance_rate", "", "speculative");
+    o.speculative.draft_tokens = read_whole(s, "draft_tokens", "speculative.draft_tokens", 1, 64);
+    o.speculative.acceptance_rate = read_bounded(s, "acceptance_rate", "speculative.acceptance_rate", 0, 1);
+    if (s.contains("draft_net")) o.draft = transformer_net(s["draft_net"], "speculative.draft_net").config;
+  }
+}
+
+Json serving_json(const ServingEstimate& e) {
+  const ServingPoint& p = e.point;
+  return {{"concurrency", p.concurrency},
+          {"ttft_ms", p.ttft_ms},
+          {"tpot_ms", p.tpot_ms},
+          {"e2e_latency_ms", p.e2e_latency_ms},
+          {"requests_per_s", p.requests_per_s},
+          {"output_tokens_per_s", p.output_tokens_per_s},
+          {"replicas", e.replicas},
+          {"devices_per_replica", e.devices_per_replica},
+          {"total_output_tokens_per_s", e.total_output_tokens_per_s},
+          {"total_requests_per_s", p.requests_per_s * static_cast<double>(e.replicas)},
+          {"output_tokens_per_s_per_gpu", e.output_tokens_per_s_per_gpu},
+          {"saturated", p.saturated},
+          {"tokens_per_target_step", e.tokens_per_target_step},
+          {"weights_bytes", e.weights_bytes},
+          {"kv_cache", {{"capacity_bytes", e.kv.cache_bytes}, {"block_bytes", e.kv.block_bytes},
+                        {"blocks", e.kv.blocks}, {"tokens", e.kv.tokens},
+                        {"blocks_per_request", e.kv.blocks_per_request}}},
+          {"max_concurrency", e.kv.max_concurrency}};
+}
+
+}  // namespace paleo

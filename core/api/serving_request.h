@@ -1,0 +1,23 @@
+#pragma once
+// api/: the serving fields of an `inference` request (docs/api.md, "Serving"): load (concurrency
+// or request_rate), the paged KV cache (kv_cache_dtype, gpu_memory_utilization, block_size),
+// chunked prefill (max_num_batched_tokens), speculative decoding and the prefix cache.
+#include <vector>
+#include <string>
+
+#include "core/base/json.h"
+#include "core/serving/serving_estimate.h"
+
+namespace paleo {
+
+// The fields below, for the list of fields a transformer request takes.
+const std::vector<std::string>& serving_request_fields();
+
+// Lays the request's serving fields over `o` (its inference options already read). Throws
+// paleo::Error naming the field.
+void read_serving_request(const Json& request, ServingOptions& o);
+
+// The response's "serving" object.
+Json serving_json(const ServingEstimate& e);
+
+}  // namespace paleo

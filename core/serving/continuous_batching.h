@@ -1,0 +1,46 @@
+#pragma once
+// Continuous batching in steady state (Orca, Yu et al., OSDI 2022; vLLM): the engine runs one
+// decode step at a time for every request in flight, and admits a new request's prompt into the
+// steps as soon as one finishes. With C requests in flight, each generating G tokens, C / G
+// requests finish (and as many prompts enter) per step on average. Over one request's life:
+//
+//   TPOT(C) = D(C) + ((C - 1) / G) x P      the decode step of C sequences, plus the prompts of the
+//                                           others admitted between two of its tokens
+//   TTFT(C) = P + n x D(C - 1)              its prompt, in n chunks (n = 1 without chunked
+//                                           prefill), each sharing a step with the others' decodes
+//   E2E(C)  = TTFT(C) + (G - 1) x TPOT(C)   the first token comes out of the prefill
+//   requests/s = C / E2E(C), output tokens/s = G x C / E2E(C)   (Little's law)
+//
+// D(b) is the decode step of b sequences at the mean cache length (D(0) = 0), P one prompt's
+// prefill. At C = 1 these are the static batch of one: TTFT = P, TPOT = D(1). Under a request
+// rate, C is the concurrency whose requests/s equals it (capped at the KV cache's capacity, past
+// which requests queue: "saturated"). Queueing before admission is not modelled.
+#include <cstdint>
+#include <functional>
+
+namespace paleo {
+
+struct ServingCosts {
+  std::function<double(double)> decode_step_ms;  // D(b), b >= 0 sequences (not necessarily whole)
+  double prefill_ms = 0;                         // P
+  std::int64_t prompt_len = 0;
+  std::int64_t generate_len = 1;                 // G
+  std::int64_t prefill_chunk_tokens = 0;         // 0: a prompt enters in one step
+  double max_concurrency = 0;                    // what the KV cache holds; 0: none fits
+};
+
+struct ServingPoint {
+  double concurrency = 0;
+  double ttft_ms = 0;
+  double tpot_ms = 0;
+  double e2e_latency_ms = 0;
+  double requests_per_s = 0;
+  double output_tokens_per_s = 0;
+  bool saturated = false;  // the request rate asked for is past what the KV cache lets it serve
+};
+
+ServingPoint serve_at_concurrency(const ServingCosts& c, double concurrency);
+// The steady state whose requests/s is `requests_per_s` (bisection on the concurrency).
+ServingPoint serve_at_request_rate(const ServingCosts& c, double requests_per_s);
+
+}  // namespace paleo

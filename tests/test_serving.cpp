@@ -1,0 +1,177 @@
+// Serving under load (core/serving/): continuous batching against the static batch it reduces to,
+// the paged KV cache counted to the block by hand, speculative decoding's closed form, fp8
+// weights and cache, and the request rate's steady state.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "core/api.h"
+#include "core/serving/continuous_batching.h"
+#include "core/serving/speculative_decoding.h"
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json answer(const Json& request) {
+  const Json r = paleo::handle_request(request);
+  INFO(request.dump() << " -> " << r.dump().substr(0, 400));
+  REQUIRE(r["ok"].get<bool>());
+  return r;
+}
+
+Json llama8b(Json extra = Json::object()) {
+  Json r = {{"command", "inference"}, {"net", "llama3_8b"}, {"device", "H100_SXM"}, {"tp", 1},
+            {"batch_size", 1},        {"prompt_len", 1000}, {"generate_len", 200}, {"precision", "bf16"}};
+  r.update(extra);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("Continuous batching at one request is the static batch of one", "[serving]") {
+  const Json r = answer(llama8b({{"concurrency", 1}}));
+  const Json& s = r["serving"];
+  CHECK(s["ttft_ms"].get<double>() == Approx(r["time_to_first_token_ms"].get<double>()).epsilon(1e-12));
+  CHECK(s["tpot_ms"].get<double>() == Approx(r["decode_ms_per_token"].get<double>()).epsilon(1e-12));
+  // The first token comes out of the prefill; 199 decode steps follow.
+  const double e2e = s["ttft_ms"].get<double>() + 199 * s["tpot_ms"].get<double>();
+  CHECK(s["e2e_latency_ms"].get<double>() == Approx(e2e).epsilon(1e-12));
+  CHECK(s["output_tokens_per_s"].get<double>() == Approx(200 / e2e * 1e3).epsilon(1e-12));
+}
+
+TEST_CASE("Steady state at C requests: others' prompts between two tokens, Little's law", "[serving]") {
+  // By hand from the formulas of continuous_batching.h, with D(b) = 10 + b ms and P = 50 ms.
+  paleo::ServingCosts c;
+  c.decode_step_ms = [](double b) { return b > 0 ? 10 + b : 0.0; };
+  c.prefill_ms = 50;
+  c.prompt_len = 1000;
+  c.generate_len = 100;
+  c.prefill_chunk_tokens = 250;  // 4 chunks
+  c.max_concurrency = 64;
+  const paleo::ServingPoint p = paleo::serve_at_concurrency(c, 8);
+  CHECK(p.tpot_ms == Approx(18 + 7.0 / 100 * 50).epsilon(1e-12));  // 21.5
+  CHECK(p.ttft_ms == Approx(50 + 4 * 17.0).epsilon(1e-12));          // 118
+  CHECK(p.e2e_latency_ms == Approx(118 + 99 * 21.5).epsilon(1e-12));
+  CHECK(p.requests_per_s == Approx(8 / (118 + 99 * 21.5) * 1e3).epsilon(1e-12));
+  // The rate that concurrency serves gives it back; past the cache's capacity it saturates.
+  const paleo::ServingPoint back = paleo::serve_at_request_rate(c, p.requests_per_s);
+  CHECK(back.concurrency == Approx(8).epsilon(1e-6));
+  CHECK_FALSE(back.saturated);
+  CHECK(paleo::serve_at_request_rate(c, 1e6).saturated);
+}
+
+TEST_CASE("The paged KV cache holds what the memory left holds, to the block", "[serving][kv]") {
+  // vLLM: (0.9 x memory - weights - profiled activations) / block bytes, whole blocks; a request
+  // of 1,200 tokens holds ceil(1200 / 16) = 75 blocks.
+  const double memory = 80.0 * (1ull << 30);
+  struct Model {
+    const char* net;
+    double bytes_per_token;  // 2 (K and V) x layers x kv heads x head dim x 2 bytes
+  };
+  for (const Model& m : {Model{"llama3_8b", 2.0 * 32 * 8 * 128 * 2},    // GQA: 8 of 32 heads
+                         Model{"llama2_7b", 2.0 * 32 * 32 * 128 * 2}}) {  // MHA: every head
+    Json q = llama8b({{"net", m.net}});
+    const Json r = answer(q);
+    const double weights = r["weights_bytes"].get<double>();
+    const double activations =
+        r["memory_per_device_bytes"].get<double>() - weights - r["kv_cache_bytes"].get<double>();
+    CHECK(r["kv_cache_bytes"].get<double>() == Approx(m.bytes_per_token * 1200).epsilon(1e-12));
+    const double block = 16 * m.bytes_per_token;
+    const double blocks = std::floor((0.9 * memory - weights - activations) / block);
+    const Json& kv = r["serving"]["kv_cache"];
+    CHECK(kv["block_bytes"].get<double>() == block);
+    CHECK(kv["blocks"].get<double>() == blocks);
+    CHECK(kv["blocks_per_request"] == 75);
+    CHECK(r["serving"]["max_concurrency"].get<double>() == std::floor(blocks / 75));
+  }
+  // A smaller memory fraction and larger blocks, as a request may set them.
+  const Json r = answer(llama8b({{"gpu_memory_utilization", 0.5}, {"block_size", 32}}));
+  const double left = 0.5 * memory - r["weights_bytes"].get<double>() -
+                      (r["memory_per_device_bytes"].get<double>() - r["weights_bytes"].get<double>() -
+                       r["kv_cache_bytes"].get<double>());
+  CHECK(r["serving"]["kv_cache"]["blocks"].get<double>() == std::floor(left / (32 * 131072.0)));
+  CHECK(r["serving"]["kv_cache"]["blocks_per_request"] == 38);  // ceil(1200 / 32)
+}
+
+TEST_CASE("An fp8 cache halves a bf16 one and fp8 weights fit a 405B model on 8 H100s", "[serving][fp8]") {
+  const Json bf16 = answer(llama8b({{"concurrency", 16}}));
+  const Json fp8 = answer(llama8b({{"concurrency", 16}, {"kv_cache_dtype", "fp8"}}));
+  CHECK(fp8["kv_cache_bytes"].get<double>() == bf16["kv_cache_bytes"].get<double>() / 2);
+  CHECK(fp8["serving"]["kv_cache"]["block_bytes"].get<double>() ==
+        bf16["serving"]["kv_cache"]["block_bytes"].get<double>() / 2);
+  CHECK(fp8["serving"]["kv_cache"]["blocks"].get<double>() >= 2 * bf16["serving"]["kv_cache"]["blocks"].get<double>());
+
+  // Llama 3.1 405B in fp8 on 8 x 80 GB: the layers' weights in one byte, the embedding and head
+  // (2 x 128,256 x 16,384) in two: about 51 GB a device, where bf16 weights (101 GB) do not fit.
+  Json q = {{"command", "inference"}, {"net", "llama3_1_405b"}, {"device", "H100_SXM"}, {"tp", 8},
+            {"batch_size", 1},        {"prompt_len", 1024},     {"generate_len", 128}, {"precision", "fp8"}};
+  const Json r = answer(q);
+  const Json& p = r["model"]["params_breakdown"];
+  const double outer = p["embedding"].get<double>() + p["head"].get<double>();
+  const double inner = r["model"]["params"].get<double>() - outer;
+  CHECK(r["weights_bytes"].get<double>() == Approx((inner + 2 * outer) / 8).epsilon(1e-3));
+  CHECK(r["fits"] == true);
+  CHECK(r["serving"]["max_concurrency"].get<double>() > 0);
+  q["precision"] = "bf16";
+  CHECK(answer(q)["fits"] == false);
+}
+
+TEST_CASE("Speculative decoding yields (1 - a^(g+1)) / (1 - a) tokens a target step", "[serving][speculative]") {
+  using paleo::SpeculativeDecoding;
+  CHECK(paleo::expected_tokens_per_target_step(SpeculativeDecoding{4, 0.0}) == 1.0);
+  CHECK(paleo::expected_tokens_per_target_step(SpeculativeDecoding{4, 1.0}) == 5.0);
+  const double a = 0.7;
+  CHECK(std::abs(paleo::expected_tokens_per_target_step(SpeculativeDecoding{4, a}) -
+                 (1 - a * a * a * a * a) / (1 - a)) < 1e-12);
+  CHECK(paleo::expected_tokens_per_target_step(SpeculativeDecoding{0, 0.9}) == 1.0);  // off
+  // Per token: the target's check of 5 positions plus 4 draft steps, over the tokens yielded.
+  CHECK(paleo::speculative_ms_per_token(SpeculativeDecoding{4, a}, 12, 1) ==
+        Approx((12 + 4 * 1) / ((1 - std::pow(a, 5)) / (1 - a))).epsilon(1e-12));
+
+  // In the API: at acceptance 0 with free drafts a step yields one token, at the price of
+  // checking five positions; with a draft model each token also pays the draft's steps.
+  const Json plain = answer(llama8b());
+  const Json none = answer(llama8b({{"speculative", {{"draft_tokens", 4}, {"acceptance_rate", 0.0}}}}));
+  CHECK(none["serving"]["tokens_per_target_step"] == 1.0);
+  CHECK(none["serving"]["tpot_ms"].get<double>() >= plain["serving"]["tpot_ms"].get<double>());
+  const Json drafted = answer(llama8b({{"speculative", {{"draft_tokens", 4}, {"acceptance_rate", 0.8},
+                                                         {"draft_net", "gpt3_125m"}}}}));
+  const Json free = answer(llama8b({{"speculative", {{"draft_tokens", 4}, {"acceptance_rate", 0.8}}}}));
+  CHECK(drafted["serving"]["tpot_ms"].get<double>() > free["serving"]["tpot_ms"].get<double>());
+  CHECK(free["serving"]["tpot_ms"].get<double>() < plain["serving"]["tpot_ms"].get<double>());
+}
+
+TEST_CASE("Replicas share the devices and a request rate is spread over them", "[serving]") {
+  Json q = llama8b({{"nodes", 1}, {"devices_per_node", 8}, {"cluster", "dgx_h100_ndr"}, {"tp", 2},
+                    {"request_rate", 8}});
+  const Json r = answer(q);
+  const Json& s = r["serving"];
+  CHECK(s["replicas"] == 4);
+  CHECK(s["requests_per_s"].get<double>() == Approx(2).epsilon(1e-6));  // 8 / 4 replicas
+  CHECK(s["total_requests_per_s"].get<double>() == Approx(8).epsilon(1e-6));
+  CHECK(s["output_tokens_per_s_per_gpu"].get<double>() ==
+        Approx(s["total_output_tokens_per_s"].get<double>() / 8).epsilon(1e-12));
+}
+
+TEST_CASE("Serving fields are checked and name themselves", "[serving][errors]") {
+  auto error_field = [](const Json& q) {
+    const Json r = paleo::handle_request(q);
+    REQUIRE_FALSE(r["ok"].get<bool>());
+    return r["error"]["field"].get<std::string>();
+  };
+  CHECK(error_field(llama8b({{"concurrency", 4}, {"request_rate", 1}})) == "request_rate");
+  CHECK(error_field(llama8b({{"concurrency", -1}})) == "concurrency");
+  CHECK(error_field(llama8b({{"gpu_memory_utilization", 1.5}})) == "gpu_memory_utilization");
+  CHECK(error_field(llama8b({{"kv_cache_dtype", "int3"}})) == "kv_cache_dtype");
+  CHECK(error_field(llama8b({{"speculative", {{"draft_tokens", 4}}}})) == "speculative");
+  CHECK(error_field(llama8b({{"speculative", {{"draft_tokens", 4}, {"acceptance_rate", 2}}}})) ==
+        "speculative.acceptance_rate");
+  CHECK(error_field(llama8b({{"block_size", 0}})) == "block_size");
+  // A training estimate ignores them, and says so.
+  const Json r = answer({{"command", "estimate"}, {"net", "llama3_8b"}, {"device", "H100_SXM"},
+                         {"global_batch", 8}, {"concurrency", 4}});
+  bool warned = false;
+  for (const Json& w : r["warnings"]) warned = warned || w.get<std::string>().find("'concurrency'") != std::string::npos;
+  CHECK(warned);
+}
