@@ -76,6 +76,10 @@ void print_transformer(std::ostream& out, const Json& r, Format format) {
   if (command == "inference") {
     key_values(out, r, {"prefill_ms", "decode_ms_per_token", "tokens_per_s", "total_ms", "weights_bytes",
                         "kv_cache_bytes", "memory_per_device_bytes", "fits"}, sep);
+    row(out, {"serving"}, sep);
+    key_values(out, r["serving"], {"concurrency", "ttft_ms", "tpot_ms", "e2e_latency_ms", "requests_per_s",
+                                   "output_tokens_per_s", "replicas", "total_output_tokens_per_s",
+                                   "output_tokens_per_s_per_gpu", "max_concurrency", "saturated"}, sep);
     for (const Json& w : r["warnings"]) row(out, {"warning", g(w)}, sep);
     return;
   }

@@ -9,7 +9,9 @@ using Json = nlohmann::ordered_json;
 const std::vector<std::string>& transformer_valued_options() {
   static const std::vector<std::string> options = {
       "precision", "seq_len", "global_batch", "micro_batch", "tp", "pp", "dp", "cp", "ep", "virtual_stages",
-      "recompute", "zero", "attention", "train_tokens", "price", "prompt_len", "generate_len", "top"};
+      "recompute", "zero", "attention", "train_tokens", "price", "prompt_len", "generate_len", "top",
+      "concurrency", "request_rate", "kv_cache_dtype", "gpu_memory_utilization", "block_size",
+      "max_num_batched_tokens", "prefix_cache_hit_rate", "draft_tokens", "acceptance_rate", "draft_net"};
   return options;
 }
 
@@ -33,6 +35,18 @@ Json build_transformer_request(const std::string& command, const Arguments& args
   if (args.has("no_overlap")) r["overlap"] = false;
   if (args.has("price")) r["price_per_gpu_hour"] = number_or_text(args.get("price", ""));
   if (args.has("batch_size")) r["batch_size"] = number_or_text(args.get("batch_size", ""));
+  // Serving (docs/serving.md).
+  for (const char* name : {"concurrency", "request_rate", "gpu_memory_utilization", "block_size",
+                           "max_num_batched_tokens", "prefix_cache_hit_rate"})
+    if (args.has(name)) r[name] = number_or_text(args.get(name, ""));
+  if (args.has("kv_cache_dtype")) r["kv_cache_dtype"] = args.get("kv_cache_dtype", "");
+  if (args.has("draft_tokens") || args.has("acceptance_rate") || args.has("draft_net")) {
+    Json s = Json::object();
+    if (args.has("draft_tokens")) s["draft_tokens"] = number_or_text(args.get("draft_tokens", ""));
+    if (args.has("acceptance_rate")) s["acceptance_rate"] = number_or_text(args.get("acceptance_rate", ""));
+    if (args.has("draft_net")) s["draft_net"] = args.get("draft_net", "");
+    r["speculative"] = s;
+  }
   return r;
 }
 
