@@ -8,6 +8,7 @@
 #include "core/api.h"
 #include "core/serving/continuous_batching.h"
 #include "core/serving/speculative_decoding.h"
+#include "core/transformer/inference_step.h"
 
 namespace {
 
@@ -174,4 +175,22 @@ TEST_CASE("Serving fields are checked and name themselves", "[serving][errors]")
   bool warned = false;
   for (const Json& w : r["warnings"]) warned = warned || w.get<std::string>().find("'concurrency'") != std::string::npos;
   CHECK(warned);
+}
+
+TEST_CASE("A MoE decode step reads the experts its tokens route to", "[serving][moe]") {
+  // E (1 - (1 - k / E)^B): one token of Mixtral (top 2 of 8) touches 2 experts, two tokens
+  // 8 (1 - 0.75^2) = 3.5, many tokens all 8.
+  CHECK(paleo::expected_experts_touched(8, 2, 1) == Approx(2).epsilon(1e-12));
+  CHECK(paleo::expected_experts_touched(8, 2, 2) == Approx(3.5).epsilon(1e-12));
+  CHECK(paleo::expected_experts_touched(8, 2, 1000) == Approx(8).epsilon(1e-12));
+  // At batch 1 the decode reads about the active parameters (13B of Mixtral's 47B): a memory-bound
+  // step at the era's bandwidth is well under the time to read every expert.
+  Json q = {{"command", "inference"}, {"net", "mixtral_8x7b"}, {"device", "H100_SXM"}, {"tp", 2},
+            {"batch_size", 1},        {"prompt_len", 512},      {"generate_len", 64}, {"precision", "bf16"},
+            {"efficiency", {{"kernel_overhead_ms", 0}}}};  // the bytes alone
+  const Json one = answer(q);
+  const double all_weights_ms = one["weights_bytes"].get<double>() / (3350e9 * 0.7) * 1e3;
+  CHECK(one["decode_ms_per_token"].get<double>() < 0.6 * all_weights_ms);
+  q["batch_size"] = 256;  // every expert is read
+  CHECK(answer(q)["decode_ms_per_token"].get<double>() > all_weights_ms);
 }

@@ -1,6 +1,7 @@
 #include "core/transformer/inference_step.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/cluster/cluster_step.h"
 #include "core/base/error.h"
@@ -30,6 +31,11 @@ double forward_ms(const std::vector<TransformerOp>& ops, const Device& d, const 
 }
 
 }  // namespace
+
+double expected_experts_touched(double experts, double top_k, double tokens) {
+  if (experts <= 0 || top_k <= 0 || tokens <= 0) return 0;
+  return experts * (1 - std::pow(1 - std::min(top_k, experts) / experts, tokens));
+}
 
 InferenceEstimate estimate_inference(const TransformerConfig& c, const InferenceOptions& o, const Device& device,
                                      const Cluster& cluster) {
@@ -68,6 +74,15 @@ InferenceEstimate estimate_inference(const TransformerConfig& c, const Inference
   auto decode_layer = [&](const std::vector<TransformerOp>& ops) {
     double ms = 0;
     for (const TransformerOp& op : ops) {
+      if (op.moe && op.op_class == OpClass::kMatmul) {
+        // The routed tokens go to the experts they touch: those experts' weights are read.
+        TransformerOp touched = op;
+        touched.batches = std::max(1.0, expected_experts_touched(op.batches, static_cast<double>(c.moe.top_k),
+                                                                 static_cast<double>(o.batch)));
+        touched.m = op.m * op.batches / touched.batches;
+        ms += op_time(touched, device, eff, t).fwd_ms;
+        continue;
+      }
       if (op.op_class != OpClass::kAttention) {
         ms += op_time(op, device, eff, t).fwd_ms;
         continue;

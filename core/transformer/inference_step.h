@@ -43,6 +43,11 @@ struct InferenceEstimate {
   std::vector<std::string> warnings;
 };
 
+// The experts a decode step's `tokens` route to, each choosing `top_k` of `experts` uniformly at
+// random: E (1 - (1 - k / E)^B) on average (B = 1: k; many tokens: all E). A decode step reads only
+// these experts' weights (a MoE model at small batches is priced on its active parameters).
+double expected_experts_touched(double experts, double top_k, double tokens);
+
 // Throws paleo::Error (field "tp") when tp does not divide the heads or the node.
 InferenceEstimate estimate_inference(const TransformerConfig& c, const InferenceOptions& o, const Device& device,
                                      const Cluster& cluster);
