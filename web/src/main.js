@@ -201,6 +201,7 @@ async function update() {
   const t0 = performance.now();
   const shown = state;
   document.body.dataset.inputs = isTransformer(shown) ? 'transformer' : 'cnn';  // laid out while the core works
+  document.body.dataset.task = shown.t_task;
   try {
     if (!await estimateAndRender(shown, current)) return;
   } catch (e) {
@@ -375,6 +376,9 @@ function renderLayers() {
     renderLayers();
   };
   const shown = last.transformer ?? last.estimate;
+  // A serving answer has no per-operator rows.
+  $('layers-section').hidden = !shown.layers;
+  if (!shown.layers) return;
   exports.layers = last.transformer ? transformerOps($('layers'), shown, sort, onSort) : cnnLayers($('layers'), shown, sort, onSort);
   $('layers-title').textContent = last.transformer ? 'Operators' : 'Layers';
   $('layer-count').textContent = `(${shown.layers.length})`;
@@ -522,7 +526,8 @@ async function start() {
       calibration.showApplied();
       schedule(0);
     } });
-  view = new TransformerView({ call, cancel: (key) => core.cancel(key), status, exports, getState: () => state,
+  view = new TransformerView({ call, batch: (list, options) => core.batch(list, options),
+    cancel: (key) => core.cancel(key), status, exports, getState: () => state,
     setLayout: (layout) => {
       state = { ...state, ...layout };
       writeForm();

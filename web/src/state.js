@@ -5,6 +5,7 @@
 import { deflateSync, strFromU8, strToU8 } from 'fflate';
 import { LinkTooLong, inflateBounded } from './link_inflate.js';
 import { TRANSFORMER_DEFAULTS } from './transformer_request.js';
+import { SERVING_DEFAULTS } from './serving_request.js';
 import { SCHEME_DEFAULTS, schemeRequest } from './training_scheme_request.js';
 import { netFromText } from './net_text.js';
 import { CUSTOM_DEVICE_DEFAULTS, deviceOf } from './custom_device.js';
@@ -25,6 +26,7 @@ export const DEFAULTS = {
   search_on: false, search_devices: 16, search_per_node: 4,
   calibration: '',  // a calibration profile applied to every request, as JSON text
   ...TRANSFORMER_DEFAULTS,
+  ...SERVING_DEFAULTS,
   ...SCHEME_DEFAULTS,
   ...CUSTOM_DEVICE_DEFAULTS,
 };

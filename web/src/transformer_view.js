@@ -8,16 +8,19 @@ import { renderPlan } from './planner.js';
 import * as tf from './transformer.js';
 import { FIELD_INPUTS, layoutOf, planKey, planRequest, transformerRequest } from './transformer_request.js';
 import { sharedFieldInput } from './error_inputs.js';
+import { SERVING_FIELD_INPUTS, inferenceRequest, sweepRequests } from './serving_request.js';
+import { servingCards, servingChart, servingDescription } from './serving_view.js';
 
 const $ = (id) => document.getElementById(id);
 const malformed = (e) => ({ message: 'malformed JSON: ' + e.message, layer: '', field: 'net' });
 const isNetField = (field) => field === 'net' || field.startsWith('net.');
 
 export class TransformerView {
-  // call(request, options) -> promise of the response; cancel(key); status(text); exports: CSV
-  // tables; getState(); setLayout(partial state).
-  constructor({ call, cancel, status, exports, getState, setLayout }) {
-    Object.assign(this, { call, cancel, status, exports, getState, setLayout });
+  // call(request, options) -> promise of the response; batch(requests, options) -> promise of
+  // the responses (a sweep, on the slow lane); cancel(key); status(text); exports: CSV tables;
+  // getState(); setLayout(partial state).
+  constructor({ call, batch, cancel, status, exports, getState, setLayout }) {
+    Object.assign(this, { call, batch, cancel, status, exports, getState, setLayout });
     this.planned = null;  // {key, request, response}
     this.planning = null; // the plan running: {key}
     $('plan-run').addEventListener('click', () => this.runPlan());
@@ -26,6 +29,8 @@ export class TransformerView {
   // Returns {requests, transformer} to show, or null after showing an error; shows nothing when
   // current() turns false meanwhile (a newer update took over).
   async update(state, current = () => true) {
+    if (state.t_task === 'serve') return this.serve(state, current);
+    this.cancel('serving-sweep');
     let request;
     try {
       request = transformerRequest(state);
@@ -56,6 +61,47 @@ export class TransformerView {
     return { requests: { estimate: request }, transformer: t };
   }
 
+  // The serving estimate (an `inference` request): cards, warnings, then the sweep against the
+  // load on the slow lane (a newer update cancels it).
+  async serve(state, current) {
+    let request;
+    try {
+      request = inferenceRequest(state);
+    } catch (e) {
+      this.failed(malformed(e), state);
+      return null;
+    }
+    const r = await this.call(request, { key: 'estimate' });
+    if (!current()) return null;
+    if (!r.ok) {
+      this.failed(r.error, state);
+      return null;
+    }
+    this.clearErrors();
+    $('results').classList.remove('stale');
+    $('net-info').textContent = tf.netInfo(r, Boolean(state.config.trim()));
+    $('context').textContent = servingDescription(r);
+    servingCards($('s-cards'), r);
+    expectedError($('t-expected-error'), r);
+    tf.warnings($('t-warnings'), r);
+    $('summary-bar').textContent = `TTFT ${r.serving.ttft_ms.toFixed(0)} ms · TPOT ${r.serving.tpot_ms.toFixed(1)} ms · ` +
+      `${Math.round(r.serving.total_output_tokens_per_s).toLocaleString('en-US')} tokens/s`;
+    this.sweep(request, r);
+    return { requests: { inference: request }, transformer: r };
+  }
+
+  async sweep(request, r) {
+    const requests = sweepRequests(request, r.serving.max_concurrency);
+    $('s-sweep-status').textContent = `Estimating ${requests.length} loads…`;
+    try {
+      const responses = await this.batch(requests, { lane: 'slow', key: 'serving-sweep' });
+      servingChart($('s-sweep'), responses);
+      $('s-sweep-status').textContent = '';
+    } catch (e) {
+      if (!isCancelled(e)) $('s-sweep-status').textContent = String(e && e.message ? e.message : e);
+    }
+  }
+
   // Back to a CNN: nothing of the transformer's errors stays on screen.
   clear() {
     clearFieldError();
@@ -81,7 +127,8 @@ export class TransformerView {
       $('config').setAttribute('aria-invalid', 'true');
       shown = true;
     } else {
-      shown = showFieldError($(sharedFieldInput(field, error.message, state) ?? FIELD_INPUTS[field] ?? field), error);
+      shown = showFieldError($(sharedFieldInput(field, error.message, state) ?? FIELD_INPUTS[field] ??
+        SERVING_FIELD_INPUTS[field] ?? field), error);
     }
     if (shown) {
       $('error').hidden = false;
