@@ -88,7 +88,9 @@ bool is_stack_default_field(const std::string& field) {
 
 TransformerRequest parse_transformer_request(const Json& given, const Device& device, std::int64_t devices) {
   TransformerRequest t;
-  t.era = software_era_of_request(given, device, "transformer");
+  // Serving takes a serving stack's era where the device's generation has one (docs/serving.md).
+  const bool serving = given.contains("command") && given["command"].is_string() && given["command"] == "inference";
+  t.era = software_era_of_request(given, device, serving ? "inference" : "transformer");
   const Json request = with_stack_defaults(given, t);
   t.net = transformer_net(request["net"], "net");
   TrainingOptions& o = t.training;

@@ -41,11 +41,16 @@ SoftwareEra era_from_json(const Json& doc, const std::string& field, const std::
   return era;
 }
 
-bool applies_to(const Json& doc, const std::string& workload) {
+bool applies_strictly_to(const Json& doc, const std::string& workload) {
   if (!doc.contains("applies_to")) return true;
   for (const Json& w : doc["applies_to"])
     if (w.is_string() && w.get<std::string>() == workload) return true;
   return false;
+}
+
+// Serving ("inference") takes the serving eras and, named or as a fallback, the transformer ones.
+bool applies_to(const Json& doc, const std::string& workload) {
+  return applies_strictly_to(doc, workload) || (workload == "inference" && applies_strictly_to(doc, "transformer"));
 }
 
 }  // namespace
@@ -115,10 +120,12 @@ SoftwareEra software_era_of_request(const Json& request, const Device& device, c
 
 SoftwareEra default_software_era(const Device& device, const std::string& workload) {
   for (const Json& doc : Presets::instance().software_eras())
-    if (applies_to(doc, workload))
+    if (applies_strictly_to(doc, workload))
       for (const Json& g : doc.value("generations", Json::array()))
         if (g.is_string() && g.get<std::string>() == device.generation)
           return era_from_json(doc, "software_era", device.generation);
+  // A generation without a serving era of its own is served with its training stack's kernels.
+  if (workload == "inference") return default_software_era(device, "transformer");
   return SoftwareEra{};
 }
 

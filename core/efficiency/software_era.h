@@ -38,9 +38,10 @@ struct EraFit {
 };
 std::vector<EraFit> era_fits(const Json& era);
 
-// An era is fitted to one workload, "cnn" or "transformer" (its "applies_to" list; an era without
-// one applies to both): a CNN request and a transformer request on the same device pick
-// different eras. On a device `generation` the era was refitted to ("by_generation"), its
+// An era is fitted to one workload, "cnn", "transformer" (training) or "inference" (a serving
+// engine; its "applies_to" list; an era without one applies to all): a CNN request and a
+// transformer request on the same device pick different eras. Serving may also name a training
+// era, and takes its generation's training era where no serving era lists the generation. On a device `generation` the era was refitted to ("by_generation"), its
 // parameters are that fit's. Throws paleo::Error naming `field` for an unknown key or another
 // workload's era.
 SoftwareEra software_era(const std::string& key, const std::string& field,
