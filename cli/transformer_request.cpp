@@ -11,7 +11,8 @@ const std::vector<std::string>& transformer_valued_options() {
       "precision", "seq_len", "global_batch", "micro_batch", "tp", "pp", "dp", "cp", "ep", "virtual_stages",
       "recompute", "zero", "attention", "train_tokens", "price", "prompt_len", "generate_len", "top",
       "concurrency", "request_rate", "kv_cache_dtype", "gpu_memory_utilization", "block_size",
-      "max_num_batched_tokens", "prefix_cache_hit_rate", "draft_tokens", "acceptance_rate", "draft_net"};
+      "max_num_batched_tokens", "prefix_cache_hit_rate", "draft_tokens", "acceptance_rate", "draft_net",
+      "tpot_target_ms", "ttft_target_ms"};
   return options;
 }
 
@@ -37,7 +38,7 @@ Json build_transformer_request(const std::string& command, const Arguments& args
   if (args.has("batch_size")) r["batch_size"] = number_or_text(args.get("batch_size", ""));
   // Serving (docs/serving.md).
   for (const char* name : {"concurrency", "request_rate", "gpu_memory_utilization", "block_size",
-                           "max_num_batched_tokens", "prefix_cache_hit_rate"})
+                           "max_num_batched_tokens", "prefix_cache_hit_rate", "tpot_target_ms", "ttft_target_ms"})
     if (args.has(name)) r[name] = number_or_text(args.get(name, ""));
   if (args.has("kv_cache_dtype")) r["kv_cache_dtype"] = args.get("kv_cache_dtype", "");
   if (args.has("draft_tokens") || args.has("acceptance_rate") || args.has("draft_net")) {

@@ -194,3 +194,28 @@ TEST_CASE("A MoE decode step reads the experts its tokens route to", "[serving][
   q["batch_size"] = 256;  // every expert is read
   CHECK(answer(q)["decode_ms_per_token"].get<double>() > all_weights_ms);
 }
+
+TEST_CASE("The most load that meets a latency target, and the price of a million tokens", "[serving][target]") {
+  // D(b) = 10 + b, P = 50, G = 100, whole prompts: TPOT(C) = 9.5 + 1.5 C, TTFT(C) = 59 + C.
+  paleo::ServingCosts c;
+  c.decode_step_ms = [](double b) { return b > 0 ? 10 + b : 0.0; };
+  c.prefill_ms = 50;
+  c.prompt_len = 1000;
+  c.generate_len = 100;
+  c.max_concurrency = 64;
+  auto at = [&](double tpot, double ttft) { return paleo::serve_at_latency_target(c, tpot, ttft); };
+  REQUIRE(at(40, 0));
+  CHECK(at(40, 0)->concurrency == 20);   // 9.5 + 1.5 x 20 = 39.5; 21 gives 41
+  CHECK(at(40, 70)->concurrency == 11);  // TTFT 59 + 11 = 70
+  CHECK(at(1000, 0)->concurrency == 64); // the KV cache's capacity
+  CHECK_FALSE(at(10, 0));                // one request alone: TPOT 11
+
+  const Json r = answer(llama8b({{"nodes", 1}, {"devices_per_node", 8}, {"cluster", "dgx_h100_ndr"},
+                                 {"concurrency", 16}, {"price_per_gpu_hour", 2.0}, {"tpot_target_ms", 50}}));
+  const Json& s = r["serving"];
+  // 8 replicas of one GPU: 8 devices at $2 an hour for the hour a million tokens take.
+  CHECK(s["usd_per_million_output_tokens"].get<double>() ==
+        Approx(2.0 * 8 / 3600 / s["total_output_tokens_per_s"].get<double>() * 1e6).epsilon(1e-12));
+  REQUIRE(s["at_latency_target"].is_object());
+  CHECK(s["at_latency_target"]["tpot_ms"].get<double>() <= 50);
+}

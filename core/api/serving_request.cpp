@@ -28,7 +28,7 @@ std::int64_t read_whole(const Json& parent, const char* field, const std::string
 const std::vector<std::string>& serving_request_fields() {
   static const std::vector<std::string> fields = {
       "concurrency", "request_rate", "kv_cache_dtype", "gpu_memory_utilization", "block_size",
-      "max_num_batched_tokens", "speculative", "prefix_cache_hit_rate"};
+      "max_num_batched_tokens", "speculative", "prefix_cache_hit_rate", "tpot_target_ms", "ttft_target_ms"};
   return fields;
 }
 
@@ -47,6 +47,10 @@ void read_serving_request(const Json& request, ServingOptions& o) {
     o.prefill_chunk_tokens = read_whole(request, "max_num_batched_tokens", "max_num_batched_tokens", 1, 1 << 24);
   if (request.contains("prefix_cache_hit_rate"))
     o.prefix_hit_rate = read_bounded(request, "prefix_cache_hit_rate", "prefix_cache_hit_rate", 0, 0.999);
+  if (request.contains("tpot_target_ms"))
+    o.tpot_target_ms = read_bounded(request, "tpot_target_ms", "tpot_target_ms", 1e-6, 1e9);
+  if (request.contains("ttft_target_ms"))
+    o.ttft_target_ms = read_bounded(request, "ttft_target_ms", "ttft_target_ms", 1e-6, 1e9);
   if (request.contains("speculative")) {
     const Json& s = request["speculative"];
     if (!s.is_object())
@@ -63,9 +67,20 @@ void read_serving_request(const Json& request, ServingOptions& o) {
   }
 }
 
-Json serving_json(const ServingEstimate& e) {
+namespace {
+
+Json point_json(const ServingPoint& p, const ServingEstimate& e) {
+  return {{"concurrency", p.concurrency}, {"ttft_ms", p.ttft_ms}, {"tpot_ms", p.tpot_ms},
+          {"e2e_latency_ms", p.e2e_latency_ms}, {"requests_per_s", p.requests_per_s},
+          {"total_requests_per_s", p.requests_per_s * static_cast<double>(e.replicas)},
+          {"total_output_tokens_per_s", p.output_tokens_per_s * static_cast<double>(e.replicas)}};
+}
+
+}  // namespace
+
+Json serving_json(const ServingEstimate& e, double price_per_gpu_hour) {
   const ServingPoint& p = e.point;
-  return {{"concurrency", p.concurrency},
+  Json out = {{"concurrency", p.concurrency},
           {"ttft_ms", p.ttft_ms},
           {"tpot_ms", p.tpot_ms},
           {"e2e_latency_ms", p.e2e_latency_ms},
@@ -83,6 +98,13 @@ Json serving_json(const ServingEstimate& e) {
                         {"blocks", e.kv.blocks}, {"tokens", e.kv.tokens},
                         {"blocks_per_request", e.kv.blocks_per_request}}},
           {"max_concurrency", e.kv.max_concurrency}};
+  if (e.has_target) out["at_latency_target"] = e.at_target ? point_json(*e.at_target, e) : Json(nullptr);
+  if (price_per_gpu_hour > 0 && e.total_output_tokens_per_s > 0) {
+    // Every device of every replica, for the hour it takes to make the tokens.
+    const double devices = static_cast<double>(e.replicas * e.devices_per_replica);
+    out["usd_per_million_output_tokens"] = price_per_gpu_hour * devices / 3600 / e.total_output_tokens_per_s * 1e6;
+  }
+  return out;
 }
 
 }  // namespace paleo

@@ -17,7 +17,8 @@ const std::vector<std::string>& serving_request_fields();
 // paleo::Error naming the field.
 void read_serving_request(const Json& request, ServingOptions& o);
 
-// The response's "serving" object.
-Json serving_json(const ServingEstimate& e);
+// The response's "serving" object; with a price per device-hour (0: none), the cost of a million
+// output tokens.
+Json serving_json(const ServingEstimate& e, double price_per_gpu_hour);
 
 }  // namespace paleo

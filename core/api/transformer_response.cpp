@@ -210,7 +210,7 @@ Json inference_json(const Request& r) {
           {"tokens_per_s", e.decode_tokens_per_s}, {"total_ms", e.total_ms},
           {"tp_comm_per_token_ms", e.tp_comm_per_token_ms}, {"weights_bytes", e.weights_bytes},
           {"kv_cache_bytes", e.kv_cache_bytes}, {"memory_per_device_bytes", e.memory_per_device_bytes},
-          {"capacity_bytes", e.capacity_bytes}, {"fits", e.fits}, {"serving", serving_json(s)},
+          {"capacity_bytes", e.capacity_bytes}, {"fits", e.fits}, {"serving", serving_json(s, t.price_per_gpu_hour)},
           {"warnings", with_request_warnings(r, warnings)}};
 }
 

@@ -41,4 +41,20 @@ ServingPoint serve_at_request_rate(const ServingCosts& c, double requests_per_s)
   return serve_at_concurrency(c, (low + high) / 2);
 }
 
+std::optional<ServingPoint> serve_at_latency_target(const ServingCosts& c, double tpot_target_ms,
+                                                    double ttft_target_ms) {
+  auto meets = [&](const ServingPoint& p) {
+    return (tpot_target_ms <= 0 || p.tpot_ms <= tpot_target_ms) && (ttft_target_ms <= 0 || p.ttft_ms <= ttft_target_ms);
+  };
+  const double most = std::floor(std::max(c.max_concurrency, 1.0));
+  if (!meets(serve_at_concurrency(c, 1))) return std::nullopt;
+  double low = 1, high = most;  // low meets; the answer lies in [low, high]
+  if (meets(serve_at_concurrency(c, high))) return serve_at_concurrency(c, high);
+  while (high - low > 1) {
+    const double mid = std::floor((low + high) / 2);
+    (meets(serve_at_concurrency(c, mid)) ? low : high) = mid;
+  }
+  return serve_at_concurrency(c, low);
+}
+
 }  // namespace paleo

@@ -17,6 +17,7 @@
 // which requests queue: "saturated"). Queueing before admission is not modelled.
 #include <cstdint>
 #include <functional>
+#include <optional>
 
 namespace paleo {
 
@@ -42,5 +43,9 @@ struct ServingPoint {
 ServingPoint serve_at_concurrency(const ServingCosts& c, double concurrency);
 // The steady state whose requests/s is `requests_per_s` (bisection on the concurrency).
 ServingPoint serve_at_request_rate(const ServingCosts& c, double requests_per_s);
+// The most load (whole requests in flight, up to the KV cache's capacity) whose TPOT and TTFT stay
+// within the targets (0: no target), both growing with the load; nullopt when one request alone
+// misses them.
+std::optional<ServingPoint> serve_at_latency_target(const ServingCosts& c, double tpot_target_ms, double ttft_target_ms);
 
 }  // namespace paleo

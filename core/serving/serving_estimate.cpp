@@ -19,6 +19,10 @@ void check_options(const ServingOptions& o) {
     throw Error("gpu_memory_utilization must be in (0, 1]", "", "gpu_memory_utilization");
   if (o.block_size < 1) throw Error("block_size must be at least 1", "", "block_size");
   if (o.prefill_chunk_tokens < 0) throw Error("max_num_batched_tokens must be >= 0", "", "max_num_batched_tokens");
+  if (!(o.tpot_target_ms >= 0) || !std::isfinite(o.tpot_target_ms))
+    throw Error("tpot_target_ms must be a finite number >= 0", "", "tpot_target_ms");
+  if (!(o.ttft_target_ms >= 0) || !std::isfinite(o.ttft_target_ms))
+    throw Error("ttft_target_ms must be a finite number >= 0", "", "ttft_target_ms");
   if (!(o.prefix_hit_rate >= 0 && o.prefix_hit_rate < 1))
     throw Error("prefix_cache_hit_rate must be in [0, 1)", "", "prefix_cache_hit_rate");
   if (o.speculative.draft_tokens < 0) throw Error("draft_tokens must be >= 0", "", "speculative.draft_tokens");
@@ -123,6 +127,11 @@ ServingEstimate estimate_serving(const TransformerConfig& c, const ServingOption
       concurrency = costs.max_concurrency;
     }
     e.point = serve_at_concurrency(costs, concurrency);
+  }
+  e.has_target = o.tpot_target_ms > 0 || o.ttft_target_ms > 0;
+  if (e.has_target) {
+    e.at_target = serve_at_latency_target(costs, o.tpot_target_ms, o.ttft_target_ms);
+    if (!e.at_target) e.warnings.push_back("one request alone misses the latency target");
   }
   e.total_output_tokens_per_s = e.point.output_tokens_per_s * static_cast<double>(e.replicas);
   e.output_tokens_per_s_per_gpu =

@@ -28,6 +28,8 @@ struct ServingOptions {
   SpeculativeDecoding speculative;
   std::optional<TransformerConfig> draft;  // the draft model; none: drafts cost nothing (n-gram)
   double prefix_hit_rate = 0;           // share of each prompt found in the prefix cache
+  double tpot_target_ms = 0;            // latency targets (0: none) for the load that meets them
+  double ttft_target_ms = 0;
 };
 
 struct ServingEstimate {
@@ -39,6 +41,10 @@ struct ServingEstimate {
   double output_tokens_per_s_per_gpu = 0;
   double tokens_per_target_step = 1;    // speculative decoding's expected yield
   double weights_bytes = 0;             // per device
+  // With a latency target: the most load per replica that meets it (nullopt: one request alone
+  // misses it).
+  bool has_target = false;
+  std::optional<ServingPoint> at_target;
   std::vector<std::string> warnings;
 };
 
