@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Fits the kernel efficiencies of each transformer software era to the published transformer
-cases that name it (presets/validation/transformer*.json, request field "software_era"): least
+cases that name it (presets/validation/transformer*.json and, for the serving eras,
+inference*.json; request field "software_era"): least
 squares on log(predicted / measured) over a grid of matmul_ceiling x memory_fraction x
 kernel_overhead_ms, and fp8_matmul_ceiling for the eras with fp8 cases. Writes nothing unless
 --write; prints, per era, the parameters and three kinds of residual:
@@ -10,7 +11,7 @@ kernel_overhead_ms, and fp8_matmul_ceiling for the eras with fp8 cases. Writes n
 - "loso_residuals": leave one source out (each case predicted by parameters fitted without any
   case of its source: the same paper, benchmark table or performance page, its `source.url`).
   When the era has no case outside that source, the parameters come from the other sources'
-  cases of the same device generation, pooled over eras (a case's prediction with an
+  cases of the same device generation and workload (serving or training), pooled over eras (a case's prediction with an
   "efficiency" object laid over does not depend on its era beyond the stack's defaults, which
   its request keeps); with none on that generation, from all other sources.
 
@@ -34,13 +35,18 @@ WRITE = '--write' in sys.argv
 CEILINGS = [round(0.30 + 0.02 * i, 2) for i in range(31)]
 MEMORY = [0.5, 0.7, 0.85]
 OVERHEAD_MS = [0.004, 0.01, 0.02]
+# Serving engines replay their decode steps as CUDA graphs: a kernel costs less than a training
+# framework's launch, so their grid reaches lower.
+SERVING_OVERHEAD_MS = [0.0005, 0.001, 0.002, 0.004, 0.01]
 FP8_CEILINGS = [round(0.30 + 0.025 * i, 3) for i in range(21)]
 ERAS_FILE = ROOT / 'presets' / 'software_eras.json'
 
 
 def load_cases():
     cases = []
-    for path in sorted((ROOT / 'presets' / 'validation').glob('transformer*.json')):
+    paths = sorted((ROOT / 'presets' / 'validation').glob('transformer*.json'))
+    paths += sorted((ROOT / 'presets' / 'validation').glob('inference*.json'))
+    for path in paths:
         cases += [c for c in json.loads(path.read_text())['cases'] if c.get('expressible', True)]
     return cases
 
@@ -55,7 +61,8 @@ def is_fp8(case):
 
 
 def grid_points(case):
-    base = [(c, m, o) for c in CEILINGS for m in MEMORY for o in OVERHEAD_MS]
+    overheads = SERVING_OVERHEAD_MS if case['request'].get('command') == 'inference' else OVERHEAD_MS
+    base = [(c, m, o) for c in CEILINGS for m in MEMORY for o in overheads]
     return [p + (f,) for p in base for f in FP8_CEILINGS] if is_fp8(case) else [p + (None,) for p in base]
 
 
@@ -94,7 +101,7 @@ def best_fit(table, keep):
     best, best_cost = None, None
     for c in CEILINGS:
         for m in MEMORY:
-            for o in OVERHEAD_MS:
+            for o in sorted(set.intersection(*({point[2] for point in table[i]} for i in keep))):
                 cost = sum(table[i][(c, m, o, None)] ** 2 for i in keep if i not in fp8)
                 f_best, f_cost = None, 0.0
                 if fp8:
@@ -114,6 +121,11 @@ def residual(table, i, point):
     elif f is None:
         f = min(FP8_CEILINGS, key=lambda x: abs(x - c))
     return math.exp(table[i][(c, m, o, f)]) - 1
+
+
+def workload(case):
+    """Serving cases are predicted from serving sources where there are any, training from training."""
+    return 'inference' if case['request'].get('command') == 'inference' else 'training'
 
 
 def generation(case, devices):
@@ -138,10 +150,14 @@ def main():
             rest = [i for i in group if source_key(cases[i]) != source]
             if not rest:
                 gens = {generation(cases[i], devices) for i in held}
+                kinds = {workload(cases[i]) for i in held}
                 rest = [j for j, c in enumerate(cases)
-                        if source_key(c) != source and generation(c, devices) in gens]
+                        if source_key(c) != source and generation(c, devices) in gens and workload(c) in kinds]
                 fallbacks.append(f'{source}: its era has no other source; fitted to {len(rest)} cases of '
-                                 f'the same generation from other sources' if rest else '')
+                                 f'the same generation and workload from other sources' if rest else '')
+                if not rest:
+                    rest = [j for j, c in enumerate(cases) if source_key(c) != source and workload(c) in kinds]
+                    fallbacks[-1] = f'{source}: fitted to all {len(rest)} cases of the same workload from other sources'
                 if not rest:
                     rest = [j for j, c in enumerate(cases) if source_key(c) != source]
                     fallbacks[-1] = f'{source}: fitted to all {len(rest)} cases of other sources'

@@ -202,16 +202,19 @@ Json inference_json(const Request& r) {
   const ServingEstimate s = estimate_serving(t.net.config, serving, r.scenario.device, cluster);
   std::vector<std::string> warnings = e.warnings;
   warnings.insert(warnings.end(), s.warnings.begin(), s.warnings.end());
-  return {{"ok", true}, {"command", "inference"}, {"kind", "transformer"}, {"model", model_json(t)},
-          {"device", device_json(r.scenario.device)}, {"tp", o.tp}, {"batch_size", o.batch},
-          {"prompt_len", o.prompt_len}, {"generate_len", o.generate_len},
-          {"precision", precision_json(o.precision)}, {"software_era", era_json(t.era)}, {"prefill_ms", e.prefill_ms},
-          {"time_to_first_token_ms", e.prefill_ms}, {"decode_ms_per_token", e.decode_ms_per_token},
-          {"tokens_per_s", e.decode_tokens_per_s}, {"total_ms", e.total_ms},
-          {"tp_comm_per_token_ms", e.tp_comm_per_token_ms}, {"weights_bytes", e.weights_bytes},
-          {"kv_cache_bytes", e.kv_cache_bytes}, {"memory_per_device_bytes", e.memory_per_device_bytes},
-          {"capacity_bytes", e.capacity_bytes}, {"fits", e.fits}, {"serving", serving_json(s, t.price_per_gpu_hour)},
-          {"warnings", with_request_warnings(r, warnings)}};
+  Json out = {{"ok", true}, {"command", "inference"}, {"kind", "transformer"}, {"model", model_json(t)},
+              {"device", device_json(r.scenario.device)}, {"tp", o.tp}, {"batch_size", o.batch},
+              {"prompt_len", o.prompt_len}, {"generate_len", o.generate_len},
+              {"precision", precision_json(o.precision)}, {"software_era", era_json(t.era)}, {"prefill_ms", e.prefill_ms},
+              {"time_to_first_token_ms", e.prefill_ms}, {"decode_ms_per_token", e.decode_ms_per_token},
+              {"tokens_per_s", e.decode_tokens_per_s}, {"total_ms", e.total_ms},
+              {"tp_comm_per_token_ms", e.tp_comm_per_token_ms}, {"weights_bytes", e.weights_bytes},
+              {"kv_cache_bytes", e.kv_cache_bytes}, {"memory_per_device_bytes", e.memory_per_device_bytes},
+              {"capacity_bytes", e.capacity_bytes}, {"fits", e.fits},
+              {"serving", serving_json(s, t.price_per_gpu_hour)}, {"warnings", with_request_warnings(r, warnings)}};
+  // The serving family's band, once the suite scores one (docs/validation.md).
+  if (error_bands()["families"].contains("inference")) out["expected_error"] = expected_error_json("inference");
+  return out;
 }
 
 Json summary_json(const Request& r) {
