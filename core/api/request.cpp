@@ -6,6 +6,7 @@
 
 #include "core/api/cluster_request.h"
 #include "core/api/cnn_request.h"
+#include "core/api/command_registry.h"
 #include "core/precision/device_peak.h"
 #include "core/base/checked_math.h"
 #include "core/cluster/collectives.h"
@@ -296,117 +297,91 @@ void read_link(const Json& q, Request& r) {
 
 // ---- The table ----------------------------------------------------------------------------------
 
-// Which nets a field applies to: a field of the other kind is an error rather than ignored.
-enum class Applies { kAny, kCnn };
-
+// Each field's reader; what a field is and which nets and commands take it is its row of the
+// registry (core/api/command_registry.h).
 struct RequestField {
   const char* name;
-  Applies applies;
   // Reads the field when the request has it; nullptr: read with the row that names it in `group`.
   void (*read)(const Json& request, Request& r);
   // Called whether or not the request has the field: the rows it reads as a group.
   void (*group)(const Json& request, Request& r) = nullptr;
-  // The one command of a CNN request that uses the field (nullptr: not checked); another command's
-  // request with it is answered with a warning that names it (docs/api.md, "Warnings").
-  const char* only_command = nullptr;
-  // A field of a CNN request without which this one has no effect (nullptr: none); warned likewise.
-  const char* needs = nullptr;
 };
 
 // In reading order: a reader may use what the rows above it set (the cluster's device before the
 // convolution algorithm's CPU check). Transformer fields are core/api/transformer_request.h's.
 const RequestField kRequestFields[] = {
-    {"command", Applies::kAny, nullptr},  // read first
-    {"profile", Applies::kCnn, read_profile},
-    {"device", Applies::kAny, read_device},
-    {"interconnect", Applies::kCnn, read_interconnect},
-    {"network", Applies::kCnn, read_interconnect},
-    {"software", Applies::kCnn, read_software},
-    {"ppp_comp", Applies::kCnn, [](const Json& q, Request& r) { r.scenario.ppp_comp = read_ppp(q, "ppp_comp"); }},
-    {"ppp_comm", Applies::kCnn, [](const Json& q, Request& r) { r.scenario.ppp_comm = read_ppp(q, "ppp_comm"); }},
-    {"cluster", Applies::kAny, nullptr, read_cluster_and_counts},
-    {"nodes", Applies::kAny, nullptr},             // with "cluster"
-    {"devices_per_node", Applies::kAny, nullptr},  // with "cluster"
-    {"devices", Applies::kAny, nullptr},           // with "cluster"
-    {"conv_algorithm", Applies::kCnn, nullptr, read_conv_algorithm},
-    {"workspace_limit_bytes", Applies::kCnn,
+    {"command", nullptr},  // read first
+    {"profile", read_profile},
+    {"device", read_device},
+    {"interconnect", read_interconnect},
+    {"network", read_interconnect},
+    {"software", read_software},
+    {"ppp_comp", [](const Json& q, Request& r) { r.scenario.ppp_comp = read_ppp(q, "ppp_comp"); }},
+    {"ppp_comm", [](const Json& q, Request& r) { r.scenario.ppp_comm = read_ppp(q, "ppp_comm"); }},
+    {"cluster", nullptr, read_cluster_and_counts},
+    {"nodes", nullptr},             // with "cluster"
+    {"devices_per_node", nullptr},  // with "cluster"
+    {"devices", nullptr},           // with "cluster"
+    {"conv_algorithm", nullptr, read_conv_algorithm},
+    {"workspace_limit_bytes",
      [](const Json& q, Request& r) { r.scenario.cost.workspace_limit_bytes = read_positive(q, "workspace_limit_bytes"); }},
-    {"fetch_bandwidth_gb_per_s", Applies::kCnn,
+    {"fetch_bandwidth_gb_per_s",
      [](const Json& q, Request& r) {
        r.scenario.cost.fetch_bandwidth_gb_per_s = read_positive(q, "fetch_bandwidth_gb_per_s");
      }},
-    {"use_pipeline", Applies::kCnn, [](const Json& q, Request& r) { r.scenario.use_pipeline = read_bool(q, "use_pipeline"); }},
-    {"parallel", Applies::kCnn, read_parallel},
-    {"workers", Applies::kCnn, read_workers},
-    {"scaling", Applies::kCnn, read_scaling},
-    {"hybrid_workers", Applies::kCnn,
+    {"use_pipeline", [](const Json& q, Request& r) { r.scenario.use_pipeline = read_bool(q, "use_pipeline"); }},
+    {"parallel", read_parallel},
+    {"workers", read_workers},
+    {"scaling", read_scaling},
+    {"hybrid_workers",
      [](const Json& q, Request& r) { r.hybrid_workers = read_count(q["hybrid_workers"], "hybrid_workers", kMaxDevices); }},
-    {"collective", Applies::kCnn, read_collective},
-    {"bucket_bytes", Applies::kCnn, read_bucket_bytes},
-    {"collective_library", Applies::kCnn, read_collective_library},
-    {"optimizer", Applies::kAny, read_optimizer},
-    {"pipeline", Applies::kCnn, read_pipeline},
-    {"overlap", Applies::kAny, [](const Json& q, Request& r) {
+    {"collective", read_collective},
+    {"bucket_bytes", read_bucket_bytes},
+    {"collective_library", read_collective_library},
+    {"optimizer", read_optimizer},
+    {"pipeline", read_pipeline},
+    {"overlap", [](const Json& q, Request& r) {
        r.overlap = read_bool(q, "overlap");
        r.overlap_given = true;
      }},
-    {"roofline", Applies::kCnn, [](const Json& q, Request& r) { r.scenario.cost.roofline = read_bool(q, "roofline"); }},
-    {"training_scheme", Applies::kCnn,
+    {"roofline", [](const Json& q, Request& r) { r.scenario.cost.roofline = read_bool(q, "roofline"); }},
+    {"training_scheme",
      [](const Json& q, Request& r) {
        r.training_scheme = read_training_scheme(q["training_scheme"]);
        r.has_training_scheme = true;
      }},
-    {"work_depth", Applies::kCnn, [](const Json& q, Request& r) { r.work_depth = read_bool(q, "work_depth"); }},
-    {"scheme_comparison", Applies::kCnn, [](const Json& q, Request& r) { r.scheme_comparison = read_bool(q, "scheme_comparison"); }},
-    {"input_gradient", Applies::kCnn,
+    {"work_depth", [](const Json& q, Request& r) { r.work_depth = read_bool(q, "work_depth"); }},
+    {"scheme_comparison", [](const Json& q, Request& r) { r.scheme_comparison = read_bool(q, "scheme_comparison"); }},
+    {"input_gradient",
      [](const Json& q, Request& r) { r.scenario.cost.input_gradient = read_bool(q, "input_gradient"); }},
-    {"memory_format", Applies::kCnn, read_memory_format},
-    {"timing", Applies::kCnn, read_timing},
+    {"memory_format", read_memory_format},
+    {"timing", read_timing},
     // Time and cost to train.
-    {"dataset_samples", Applies::kCnn,
+    {"dataset_samples",
      [](const Json& q, Request& r) {
        r.dataset_samples = read_count(q["dataset_samples"], "dataset_samples", kMaxDatasetSamples);
-     },
-     nullptr, "estimate"},
-    {"epochs", Applies::kCnn, [](const Json& q, Request& r) { r.epochs = read_count(q["epochs"], "epochs", kMaxEpochs); },
-     nullptr, "estimate", "dataset_samples"},
-    {"price_per_gpu_hour", Applies::kAny, [](const Json& q, Request& r) { r.price = read_price_per_gpu_hour(q); },
-     nullptr, "estimate", "dataset_samples"},
+     }},
+    {"epochs", [](const Json& q, Request& r) { r.epochs = read_count(q["epochs"], "epochs", kMaxEpochs); }},
+    {"price_per_gpu_hour", [](const Json& q, Request& r) { r.price = read_price_per_gpu_hour(q); }},
     // The `collective` command.
-    {"op", Applies::kCnn, [](const Json& q, Request& r) { r.op = read_key(q, "op"); }},
-    {"algorithm", Applies::kCnn, [](const Json& q, Request& r) { r.algorithm = read_key(q, "algorithm"); }},
-    {"bytes", Applies::kCnn, read_bytes},
-    {"link", Applies::kCnn, read_link},
-    {"servers", Applies::kCnn, [](const Json& q, Request& r) { r.servers = read_count(q["servers"], "servers", kMaxDevices); }},
-    {"net", Applies::kAny, nullptr},  // last: it needs the profile, device and era
-    {"batch_size", Applies::kAny, nullptr},  // with "net"
+    {"op", [](const Json& q, Request& r) { r.op = read_key(q, "op"); }},
+    {"algorithm", [](const Json& q, Request& r) { r.algorithm = read_key(q, "algorithm"); }},
+    {"bytes", read_bytes},
+    {"link", read_link},
+    {"servers", [](const Json& q, Request& r) { r.servers = read_count(q["servers"], "servers", kMaxDevices); }},
+    {"net", nullptr},  // last: it needs the profile, device and era
+    {"batch_size", nullptr},  // with "net"
 };
 
-const RequestField* find_field(const std::string& key) {
-  for (const RequestField& f : kRequestFields)
-    if (key == f.name) return &f;
-  return nullptr;
-}
-
-bool is_transformer_field(const std::string& key) {
-  const auto& fields = transformer_request_fields();
-  return std::find(fields.begin(), fields.end(), key) != fields.end();
-}
-
-// The kernel-model fields a CNN request shares with transformers (core/api/cnn_request.h).
-bool is_shared_kernel_field(const std::string& key) {
-  return key == "precision" || key == "software_era" || key == "efficiency";
-}
-
-// Every field known, and of the kind of net the request has.
+// Every field known, and of the kind of net the request has (the registry's `nets`).
 void check_fields(const Json& request, bool is_transformer) {
   for (auto it = request.begin(); it != request.end(); ++it) {
     const std::string& key = it.key();
-    const RequestField* f = find_field(key);
-    if (!f && !is_transformer_field(key)) throw Error("unknown request field (see docs/api.md)", "", key);
-    if (is_transformer && f && f->applies == Applies::kCnn)
+    const FieldSpec* f = find_field_spec(key);
+    if (!f || f->nets == FieldNets::kOwn) throw Error("unknown request field (see docs/api.md)", "", key);
+    if (is_transformer && f->nets == FieldNets::kCnn)
       throw Error("applies to CNN specs only; a transformer takes the fields of docs/transformer.md", "", key);
-    if (!is_transformer && !f && !is_shared_kernel_field(key))
+    if (!is_transformer && f->nets == FieldNets::kTransformer)
       throw Error("applies to transformer nets only (docs/transformer.md)", "", key);
   }
 }
@@ -414,17 +389,23 @@ void check_fields(const Json& request, bool is_transformer) {
 // A CNN request's field that its command does not use, or that has no effect without another: a
 // warning naming it, rather than an answer that silently leaves it out.
 void warn_unused_fields(const Json& request, Request& r) {
-  for (const RequestField& f : kRequestFields) {
+  for (const FieldSpec& f : field_specs()) {
     if (!request.contains(f.name)) continue;
-    if (f.only_command && r.command != f.only_command)
-      r.warnings.push_back(std::string("unused: '") + f.name + "' applies to the '" + f.only_command +
-                           "' command only; '" + shortened_utf8(r.command, kMaxEchoedNameBytes) + "' ignores it");
-    else if (f.needs && !request.contains(f.needs))
-      r.warnings.push_back(std::string("unused: '") + f.name + "' has no effect without '" + f.needs + "'");
+    if (!f.only_command.empty() && r.command != f.only_command)
+      r.warnings.push_back("unused: '" + f.name + "' applies to the '" + f.only_command + "' command only; '" +
+                           shortened_utf8(r.command, kMaxEchoedNameBytes) + "' ignores it");
+    else if (!f.needs.empty() && !request.contains(f.needs))
+      r.warnings.push_back("unused: '" + f.name + "' has no effect without '" + f.needs + "'");
   }
 }
 
 }  // namespace
+
+std::vector<std::string> request_reader_names() {
+  std::vector<std::string> names;
+  for (const RequestField& f : kRequestFields) names.push_back(f.name);
+  return names;
+}
 
 Request parse_request(const Json& request) {
   if (!request.is_object()) throw Error("a request must be a JSON object", "", "");

@@ -70,4 +70,7 @@ struct Request {
 // Throws paleo::Error naming the request field (or the layer and field of the spec).
 Request parse_request(const Json& request);
 
+// The fields parse_request reads, in reading order (each a row of core/api/command_registry.h).
+std::vector<std::string> request_reader_names();
+
 }  // namespace paleo
