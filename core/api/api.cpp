@@ -105,7 +105,7 @@ Json layers_response(const Request& r, std::vector<std::string>& warnings, doubl
     const MemoryFootprint m = memory_footprint(c.net, c.cost, s.cost.optimizer, s.device.memory_bytes);
     if (auto w = memory_warning(s.device, m, "one device")) warnings.push_back(*w);
   }
-  if (r.work_depth) out["work_depth"] = work_depth_json(s.device, c.net);
+  if (r.layers.work_depth) out["work_depth"] = work_depth_json(s.device, c.net);
   // How far estimates of this kind land from published measurements (docs/validation.md).
   out["expected_error"] = expected_error_json(s.has_cluster ? "cnn_data_parallel" : "cnn_single_gpu");
   return out;
@@ -161,18 +161,18 @@ Json hybrid_row_json(const HybridRow& row) {
 // `tables`, when given, receives the data-parallel scaling tables the section is written from.
 Json simulation_json(const Request& r, std::vector<std::string>& warnings,
                      std::vector<ScalingTable>* tables = nullptr) {
-  Json out = {{"parallel", r.parallel}};
-  if (r.parallel == "data") {
-    const std::vector<ScalingTable> scaling = simulate_data_parallel(r.scenario, r.workers, r.scalings);
+  Json out = {{"parallel", r.simulation.parallel}};
+  if (r.simulation.parallel == "data") {
+    const std::vector<ScalingTable> scaling = simulate_data_parallel(r.scenario, r.simulation.workers, r.simulation.scalings);
     if (tables) *tables = scaling;
     out["scaling"] = data_parallel_json(scaling);
-    for (std::string& w : batch_split_warnings(r.scenario.batch_size, r.workers, r.scalings)) warnings.push_back(std::move(w));
-  } else if (r.parallel == "model") {
+    for (std::string& w : batch_split_warnings(r.scenario.batch_size, r.simulation.workers, r.simulation.scalings)) warnings.push_back(std::move(w));
+  } else if (r.simulation.parallel == "model") {
     ModelParallelResult m = simulate_model_parallel(r.scenario);
     out["forward"] = bounds_json(m.forward);
     out["backward"] = bounds_json(m.backward);
   } else {
-    HybridResult h = simulate_hybrid(r.scenario, r.hybrid_workers);
+    HybridResult h = simulate_hybrid(r.scenario, r.simulation.hybrid_workers);
     out["rows"] = Json::array({hybrid_row_json(h.data), hybrid_row_json(h.model)});
     out["iteration_ms"] = h.iteration_ms();
   }
@@ -287,7 +287,7 @@ Json estimate_answer(const Request& r, std::vector<std::string>& warnings) {
   double step_ms = 0;
   Json out = layers_response(require_net(r), warnings, &step_ms);
   std::vector<TrainSetup> setups = {one_device_setup(r.scenario.batch_size, step_ms)};
-  if (r.workers_given) {
+  if (r.simulation.workers_given) {
     std::vector<ScalingTable> tables;
     out["simulation"] = simulation_json(r, warnings, &tables);
     if (!tables.empty())
@@ -301,7 +301,7 @@ Json estimate_answer(const Request& r, std::vector<std::string>& warnings) {
   // The headline is the setup the response's own step is: the cluster when there is one.
   Json train = cnn_train_json(r, setups, r.scenario.has_cluster ? setups.size() - 1 : 0);
   if (!train.is_null()) out["train"] = std::move(train);
-  if (r.has_training_scheme || r.scheme_comparison) out["training_scheme"] = training_scheme_json(r, warnings);
+  if (r.scheme.has_training_scheme || r.scheme.comparison) out["training_scheme"] = training_scheme_json(r, warnings);
   return out;
 }
 

@@ -112,19 +112,19 @@ void read_pipeline(const Json& request, Request& r) {
   for (auto it = p.begin(); it != p.end(); ++it)
     if (it.key() != "stages" && it.key() != "micro_batches" && it.key() != "schedule" && it.key() != "split")
       throw Error("unknown field '" + it.key() + "'", "", "pipeline");
-  if (p.contains("stages")) r.pipeline_stages = read_count(p["stages"], "pipeline.stages", kMaxPipelineStages);
+  if (p.contains("stages")) r.cluster_step.pipeline_stages = read_count(p["stages"], "pipeline.stages", kMaxPipelineStages);
   if (p.contains("micro_batches"))
-    r.micro_batches = read_count(p["micro_batches"], "pipeline.micro_batches", kMaxMicroBatches);
+    r.cluster_step.micro_batches = read_count(p["micro_batches"], "pipeline.micro_batches", kMaxMicroBatches);
   if (p.contains("schedule")) {
-    r.pipeline_schedule = read_string(p, "schedule", "");
-    if (r.pipeline_schedule != "gpipe" && r.pipeline_schedule != "1f1b")
+    r.cluster_step.pipeline_schedule = read_string(p, "schedule", "");
+    if (r.cluster_step.pipeline_schedule != "gpipe" && r.cluster_step.pipeline_schedule != "1f1b")
       throw Error("must be \"gpipe\" or \"1f1b\"", "", "pipeline.schedule");
   }
   if (p.contains("split")) {
     const Json& split = read_list(p["split"], "pipeline.split", static_cast<std::size_t>(kMaxPipelineStages),
                                   "layer counts per stage");
-    for (const Json& n : split) r.pipeline_split.push_back(read_count(n, "pipeline.split", static_cast<Dim>(kMaxLayers)));
-    if (static_cast<std::int64_t>(r.pipeline_split.size()) != r.pipeline_stages)
+    for (const Json& n : split) r.cluster_step.pipeline_split.push_back(read_count(n, "pipeline.split", static_cast<Dim>(kMaxLayers)));
+    if (static_cast<std::int64_t>(r.cluster_step.pipeline_split.size()) != r.cluster_step.pipeline_stages)
       throw Error("needs one layer count per stage", "", "pipeline.split");
   }
 }
@@ -193,9 +193,9 @@ bool has_cluster_section(const Json& q, const Request& r) {
 // The cluster and its counts, and the device counts of the `search` command.
 void read_cluster_and_counts(const Json& q, Request& r) {
   if (has_cluster_section(q, r)) read_cluster(q, r);
-  if (q.contains("devices")) r.devices = read_count(q["devices"], "devices", kMaxDevices);
+  if (q.contains("devices")) r.search.devices = read_count(q["devices"], "devices", kMaxDevices);
   if (q.contains("devices_per_node") && !r.scenario.has_cluster)
-    r.devices_per_node = read_count(q["devices_per_node"], "devices_per_node", kMaxDevices);
+    r.search.devices_per_node = read_count(q["devices_per_node"], "devices_per_node", kMaxDevices);
 }
 
 void read_conv_algorithm(const Json& q, Request& r) {
@@ -213,21 +213,21 @@ void read_conv_algorithm(const Json& q, Request& r) {
 }
 
 void read_parallel(const Json& q, Request& r) {
-  r.parallel = read_key(q, "parallel");
-  if (r.parallel != "data" && r.parallel != "model" && r.parallel != "hybrid")
-    throw Error("must be \"data\", \"model\" or \"hybrid\", got \"" + r.parallel + "\"", "", "parallel");
+  r.simulation.parallel = read_key(q, "parallel");
+  if (r.simulation.parallel != "data" && r.simulation.parallel != "model" && r.simulation.parallel != "hybrid")
+    throw Error("must be \"data\", \"model\" or \"hybrid\", got \"" + r.simulation.parallel + "\"", "", "parallel");
 }
 
 void read_workers(const Json& q, Request& r) {
   const Json& w = q["workers"];
-  r.workers.clear();
+  r.simulation.workers.clear();
   if (w.is_number()) {
-    r.workers.push_back(read_count(w, "workers", kMaxDevices));
+    r.simulation.workers.push_back(read_count(w, "workers", kMaxDevices));
   } else {
     for (const Json& n : read_list(w, "workers", kMaxWorkersListLength, "worker counts"))
-      r.workers.push_back(read_count(n, "workers", kMaxDevices));
+      r.simulation.workers.push_back(read_count(n, "workers", kMaxDevices));
   }
-  r.workers_given = true;
+  r.simulation.workers_given = true;
 }
 
 void read_scaling(const Json& q, Request& r) {
@@ -242,26 +242,26 @@ void read_scaling(const Json& q, Request& r) {
   for (const std::string& x : list)
     if (x != "weak" && x != "strong") throw Error("unknown scaling '" + x + "' (known: weak, strong)", "", "scaling");
   if (list.size() == 2 && list[0] == list[1]) throw Error("names '" + list[0] + "' twice", "", "scaling");
-  r.scalings = list;
+  r.simulation.scalings = list;
 }
 
 void read_collective(const Json& q, Request& r) {
-  r.collective = read_key(q, "collective");
+  r.cluster_step.collective = read_key(q, "collective");
   try {
-    parse_collective_algorithm(r.collective);  // validate early, naming this field
+    parse_collective_algorithm(r.cluster_step.collective);  // validate early, naming this field
   } catch (const Error& e) {
     throw Error(e.detail(), "", "collective");
   }
 }
 
 void read_collective_library(const Json& q, Request& r) {
-  r.collective_library = read_key(q, "collective_library");
-  (void)parse_collective_library(r.collective_library, "collective_library");  // validate early
+  r.cluster_step.collective_library = read_key(q, "collective_library");
+  (void)parse_collective_library(r.cluster_step.collective_library, "collective_library");  // validate early
 }
 
 void read_bucket_bytes(const Json& q, Request& r) {
-  r.bucket_bytes = read_number(q, "bucket_bytes", "");
-  if (r.bucket_bytes < 0) throw Error("must not be negative", "", "bucket_bytes");
+  r.cluster_step.bucket_bytes = read_number(q, "bucket_bytes", "");
+  if (r.cluster_step.bucket_bytes < 0) throw Error("must not be negative", "", "bucket_bytes");
 }
 
 void read_memory_format(const Json& q, Request& r) {
@@ -277,22 +277,22 @@ void read_timing(const Json& q, Request& r) {
 }
 
 void read_optimizer(const Json& q, Request& r) {
-  r.optimizer = read_key(q, "optimizer");
-  if (r.optimizer != "sgd" && r.optimizer != "momentum" && r.optimizer != "adam")
+  r.cluster_step.optimizer = read_key(q, "optimizer");
+  if (r.cluster_step.optimizer != "sgd" && r.cluster_step.optimizer != "momentum" && r.cluster_step.optimizer != "adam")
     throw Error("must be \"sgd\", \"momentum\" or \"adam\"", "", "optimizer");
-  r.scenario.cost.optimizer = r.optimizer == "adam"       ? Optimizer::kAdam
-                              : r.optimizer == "momentum" ? Optimizer::kMomentum
+  r.scenario.cost.optimizer = r.cluster_step.optimizer == "adam"       ? Optimizer::kAdam
+                              : r.cluster_step.optimizer == "momentum" ? Optimizer::kMomentum
                                                           : Optimizer::kSgd;
 }
 
 void read_bytes(const Json& q, Request& r) {
-  r.bytes = read_number(q, "bytes", "");
-  if (r.bytes < 0 || r.bytes > 1e18) throw Error("must be from 0 to 1e18", "", "bytes");
+  r.collective_command.bytes = read_number(q, "bytes", "");
+  if (r.collective_command.bytes < 0 || r.collective_command.bytes > 1e18) throw Error("must be from 0 to 1e18", "", "bytes");
 }
 
 void read_link(const Json& q, Request& r) {
-  r.link = link_from_json(q["link"], "link");
-  r.has_link = true;
+  r.collective_command.link = link_from_json(q["link"], "link");
+  r.collective_command.has_link = true;
 }
 
 // ---- The table ----------------------------------------------------------------------------------
@@ -334,24 +334,24 @@ const RequestField kRequestFields[] = {
     {"workers", read_workers},
     {"scaling", read_scaling},
     {"hybrid_workers",
-     [](const Json& q, Request& r) { r.hybrid_workers = read_count(q["hybrid_workers"], "hybrid_workers", kMaxDevices); }},
+     [](const Json& q, Request& r) { r.simulation.hybrid_workers = read_count(q["hybrid_workers"], "hybrid_workers", kMaxDevices); }},
     {"collective", read_collective},
     {"bucket_bytes", read_bucket_bytes},
     {"collective_library", read_collective_library},
     {"optimizer", read_optimizer},
     {"pipeline", read_pipeline},
     {"overlap", [](const Json& q, Request& r) {
-       r.overlap = read_bool(q, "overlap");
-       r.overlap_given = true;
+       r.cluster_step.overlap = read_bool(q, "overlap");
+       r.cluster_step.overlap_given = true;
      }},
     {"roofline", [](const Json& q, Request& r) { r.scenario.cost.roofline = read_bool(q, "roofline"); }},
     {"training_scheme",
      [](const Json& q, Request& r) {
-       r.training_scheme = read_training_scheme(q["training_scheme"]);
-       r.has_training_scheme = true;
+       r.scheme.training_scheme = read_training_scheme(q["training_scheme"]);
+       r.scheme.has_training_scheme = true;
      }},
-    {"work_depth", [](const Json& q, Request& r) { r.work_depth = read_bool(q, "work_depth"); }},
-    {"scheme_comparison", [](const Json& q, Request& r) { r.scheme_comparison = read_bool(q, "scheme_comparison"); }},
+    {"work_depth", [](const Json& q, Request& r) { r.layers.work_depth = read_bool(q, "work_depth"); }},
+    {"scheme_comparison", [](const Json& q, Request& r) { r.scheme.comparison = read_bool(q, "scheme_comparison"); }},
     {"input_gradient",
      [](const Json& q, Request& r) { r.scenario.cost.input_gradient = read_bool(q, "input_gradient"); }},
     {"memory_format", read_memory_format},
@@ -359,16 +359,16 @@ const RequestField kRequestFields[] = {
     // Time and cost to train.
     {"dataset_samples",
      [](const Json& q, Request& r) {
-       r.dataset_samples = read_count(q["dataset_samples"], "dataset_samples", kMaxDatasetSamples);
+       r.train.dataset_samples = read_count(q["dataset_samples"], "dataset_samples", kMaxDatasetSamples);
      }},
-    {"epochs", [](const Json& q, Request& r) { r.epochs = read_count(q["epochs"], "epochs", kMaxEpochs); }},
-    {"price_per_gpu_hour", [](const Json& q, Request& r) { r.price = read_price_per_gpu_hour(q); }},
+    {"epochs", [](const Json& q, Request& r) { r.train.epochs = read_count(q["epochs"], "epochs", kMaxEpochs); }},
+    {"price_per_gpu_hour", [](const Json& q, Request& r) { r.train.price = read_price_per_gpu_hour(q); }},
     // The `collective` command.
-    {"op", [](const Json& q, Request& r) { r.op = read_key(q, "op"); }},
-    {"algorithm", [](const Json& q, Request& r) { r.algorithm = read_key(q, "algorithm"); }},
+    {"op", [](const Json& q, Request& r) { r.collective_command.op = read_key(q, "op"); }},
+    {"algorithm", [](const Json& q, Request& r) { r.collective_command.algorithm = read_key(q, "algorithm"); }},
     {"bytes", read_bytes},
     {"link", read_link},
-    {"servers", [](const Json& q, Request& r) { r.servers = read_count(q["servers"], "servers", kMaxDevices); }},
+    {"servers", [](const Json& q, Request& r) { r.collective_command.servers = read_count(q["servers"], "servers", kMaxDevices); }},
     {"net", nullptr},  // last: it needs the profile, device and era
     {"batch_size", nullptr},  // with "net"
 };
