@@ -188,3 +188,24 @@ TEST_CASE("the unknown-command error lists every command, calibrate and schema i
     CHECK(message.find(name) != std::string::npos);
   CHECK(paleo::handle_request({{"command", "schema"}, {"net", "vgg16"}})["error"]["field"] == "net");
 }
+
+TEST_CASE("a value outside an enumeration is refused with the same message as before the registry", "[schema]") {
+  auto message = [](const Json& request) { return paleo::handle_request(request)["error"]["message"].get<std::string>(); };
+  const Json net = small_net();
+  CHECK(message({{"command", "summary"}, {"net", net}, {"parallel", "x"}}) ==
+        "field 'parallel': must be \"data\", \"model\" or \"hybrid\", got \"x\"");
+  CHECK(message({{"command", "summary"}, {"net", net}, {"optimizer", "x"}}) ==
+        "field 'optimizer': must be \"sgd\", \"momentum\" or \"adam\"");
+  CHECK(message({{"command", "summary"}, {"net", net}, {"memory_format", "x"}}) ==
+        "field 'memory_format': must be \"nhwc\" or \"nchw\"");
+  CHECK(message({{"command", "summary"}, {"net", net}, {"timing", "x"}}) == "field 'timing': must be \"step\" or \"kernel\"");
+  CHECK(message({{"command", "summary"}, {"net", net}, {"scaling", "x"}}) ==
+        "field 'scaling': unknown scaling 'x' (known: weak, strong)");
+  CHECK(message({{"command", "summary"}, {"net", net}, {"pipeline", {{"schedule", "x"}}}}) ==
+        "field 'pipeline.schedule': must be \"gpipe\" or \"1f1b\"");
+  const std::string transformer = paleo::Presets::instance().transformer_keys().front();
+  CHECK(message({{"command", "summary"}, {"net", transformer}, {"schedule", "x"}}) ==
+        "field 'schedule': must be \"gpipe\" or \"1f1b\" (interleaved: 1f1b with virtual_stages > 1)");
+  CHECK(message({{"command", "summary"}, {"net", transformer}, {"optimizer", "x"}}) ==
+        "field 'optimizer': must be \"sgd\", \"momentum\" or \"adam\"");
+}

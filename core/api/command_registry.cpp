@@ -69,14 +69,15 @@ Names losses() {
   return names;
 }
 
-// Enumerations the request readers (core/api/request.cpp, transformer_request.cpp) check in place;
-// tests/test_command_schema.cpp sends each value to them, and one more that they must refuse.
+// Enumerations the core has no name table for: the request readers (core/api/request.cpp,
+// transformer_request.cpp) check values against these lists (is_allowed), in the order their
+// errors name them; tests/test_command_schema.cpp sends each value, and one more to be refused.
 Names optimizers() { return {"sgd", "momentum", "adam"}; }
 Names parallels() { return {"data", "model", "hybrid"}; }
 Names scalings() { return {"weak", "strong"}; }
 Names memory_formats() { return {"nhwc", "nchw"}; }
 Names timings() { return {"step", "kernel"}; }
-Names schedules() { return {"1f1b", "gpipe"}; }
+Names schedules() { return {"gpipe", "1f1b"}; }
 Names zero_stages() { return {"0", "1", "2", "3"}; }
 
 Names command_names() {
@@ -405,6 +406,22 @@ const FieldSpec* find_field_spec(const std::string& name) {
   for (const FieldSpec& f : field_specs())
     if (f.name == name) return &f;
   return nullptr;
+}
+
+bool is_allowed(const std::string& field, const std::string& value) {
+  const FieldSpec* f = find_field_spec(field);
+  if (!f || !f->allowed) return false;
+  const Names names = f->allowed();
+  return std::find(names.begin(), names.end(), value) != names.end();
+}
+
+std::string allowed_alternatives(const std::string& field) {
+  const FieldSpec* f = find_field_spec(field);
+  const Names names = f && f->allowed ? f->allowed() : Names();
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + ("\"" + names[i] + "\"");
+  return text;
 }
 
 std::string known_command_list() {

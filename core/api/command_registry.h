@@ -51,6 +51,11 @@ const std::vector<FieldSpec>& field_specs();
 const CommandSpec* find_command(const std::string& name);
 const FieldSpec* find_field_spec(const std::string& name);
 
+// Whether `value` is one of the allowed values of the field `field` (false for a field with none).
+bool is_allowed(const std::string& field, const std::string& value);
+// The allowed values of `field` as an error lists them: "\"a\", \"b\" or \"c\"".
+std::string allowed_alternatives(const std::string& field);
+
 // "estimate, simulate, ..." for the unknown-command error.
 std::string known_command_list();
 

@@ -117,8 +117,9 @@ void read_pipeline(const Json& request, Request& r) {
     r.cluster_step.micro_batches = read_count(p["micro_batches"], "pipeline.micro_batches", kMaxMicroBatches);
   if (p.contains("schedule")) {
     r.cluster_step.pipeline_schedule = read_string(p, "schedule", "");
-    if (r.cluster_step.pipeline_schedule != "gpipe" && r.cluster_step.pipeline_schedule != "1f1b")
-      throw Error("must be \"gpipe\" or \"1f1b\"", "", "pipeline.schedule");
+    // The transformer's "schedule" and the pipeline's take the same values.
+    if (!is_allowed("schedule", r.cluster_step.pipeline_schedule))
+      throw Error("must be " + allowed_alternatives("schedule"), "", "pipeline.schedule");
   }
   if (p.contains("split")) {
     const Json& split = read_list(p["split"], "pipeline.split", static_cast<std::size_t>(kMaxPipelineStages),
@@ -214,8 +215,8 @@ void read_conv_algorithm(const Json& q, Request& r) {
 
 void read_parallel(const Json& q, Request& r) {
   r.simulation.parallel = read_key(q, "parallel");
-  if (r.simulation.parallel != "data" && r.simulation.parallel != "model" && r.simulation.parallel != "hybrid")
-    throw Error("must be \"data\", \"model\" or \"hybrid\", got \"" + r.simulation.parallel + "\"", "", "parallel");
+  if (!is_allowed("parallel", r.simulation.parallel))
+    throw Error("must be " + allowed_alternatives("parallel") + ", got \"" + r.simulation.parallel + "\"", "", "parallel");
 }
 
 void read_workers(const Json& q, Request& r) {
@@ -240,7 +241,7 @@ void read_scaling(const Json& q, Request& r) {
     list = read_strings(q, "scaling", "");
   }
   for (const std::string& x : list)
-    if (x != "weak" && x != "strong") throw Error("unknown scaling '" + x + "' (known: weak, strong)", "", "scaling");
+    if (!is_allowed("scaling", x)) throw Error("unknown scaling '" + x + "' (known: weak, strong)", "", "scaling");
   if (list.size() == 2 && list[0] == list[1]) throw Error("names '" + list[0] + "' twice", "", "scaling");
   r.simulation.scalings = list;
 }
@@ -266,20 +267,20 @@ void read_bucket_bytes(const Json& q, Request& r) {
 
 void read_memory_format(const Json& q, Request& r) {
   const std::string format = read_key(q, "memory_format");
-  if (format != "nhwc" && format != "nchw") throw Error("must be \"nhwc\" or \"nchw\"", "", "memory_format");
+  if (!is_allowed("memory_format", format)) throw Error("must be " + allowed_alternatives("memory_format"), "", "memory_format");
   r.scenario.cost.nchw_tensors = format == "nchw";
 }
 
 void read_timing(const Json& q, Request& r) {
   const std::string timing = read_key(q, "timing");
-  if (timing != "step" && timing != "kernel") throw Error("must be \"step\" or \"kernel\"", "", "timing");
+  if (!is_allowed("timing", timing)) throw Error("must be " + allowed_alternatives("timing"), "", "timing");
   r.scenario.cost.kernel_timing = timing == "kernel";
 }
 
 void read_optimizer(const Json& q, Request& r) {
   r.cluster_step.optimizer = read_key(q, "optimizer");
-  if (r.cluster_step.optimizer != "sgd" && r.cluster_step.optimizer != "momentum" && r.cluster_step.optimizer != "adam")
-    throw Error("must be \"sgd\", \"momentum\" or \"adam\"", "", "optimizer");
+  if (!is_allowed("optimizer", r.cluster_step.optimizer))
+    throw Error("must be " + allowed_alternatives("optimizer"), "", "optimizer");
   r.scenario.cost.optimizer = r.cluster_step.optimizer == "adam"       ? Optimizer::kAdam
                               : r.cluster_step.optimizer == "momentum" ? Optimizer::kMomentum
                                                           : Optimizer::kSgd;

@@ -203,7 +203,7 @@ export interface RequestFields {
   /** sequence parallelism under TP; default: false; commands: estimate, layers, plan, inference. */
   sequence_parallel?: boolean;
   /** pipeline schedule (interleaved: 1f1b with virtual_stages > 1); default: "1f1b"; commands: estimate, layers, plan, inference. */
-  schedule?: '1f1b' | 'gpipe';
+  schedule?: 'gpipe' | '1f1b';
   /** activation recomputation (an era may choose it); default: "none"; commands: estimate, layers, plan, inference. */
   recompute?: 'none' | 'selective' | 'selective_op' | 'full';
   /** ZeRO stage (3 = FSDP); default: 0; commands: estimate, layers, plan, inference. */
