@@ -209,3 +209,22 @@ TEST_CASE("a value outside an enumeration is refused with the same message as be
   CHECK(message({{"command", "summary"}, {"net", transformer}, {"optimizer", "x"}}) ==
         "field 'optimizer': must be \"sgd\", \"momentum\" or \"adam\"");
 }
+
+TEST_CASE("schema describes training_scheme's members; each enumerated value is read, another refused", "[schema]") {
+  const Json members = schema().at("fields").at("training_scheme").at("members");
+  for (const char* name : {"consistency", "staleness", "jitter", "slow_worker", "compression", "exchange", "server_layout",
+                           "servers", "push", "offload_fc", "averaging", "averaging_every", "gossip_peers", "batch_norm"})
+    CHECK(members.contains(name));
+  int enumerated = 0;
+  for (auto it = members.begin(); it != members.end(); ++it) {
+    if (!it.value().contains("allowed")) continue;
+    ++enumerated;
+    INFO(it.key());
+    for (const Json& value : it.value()["allowed"])
+      CHECK(failing_field({{"command", "summary"}, {"net", small_net()}, {"training_scheme", {{it.key(), value}}}}) == "");
+    CHECK(failing_field({{"command", "summary"}, {"net", small_net()}, {"training_scheme", {{it.key(), "no_such_value"}}}}) ==
+          "training_scheme." + it.key());
+  }
+  CHECK(enumerated == 6);  // consistency, exchange, server_layout, push, averaging, batch_norm
+  CHECK(strings_of(members["consistency"]["allowed"]) == Names{"sync", "ssp", "async"});
+}

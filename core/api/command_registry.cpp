@@ -11,6 +11,9 @@
 #include "core/cost/conv_algorithms.h"
 #include "core/cost/model_profile.h"
 #include "core/spec/presets.h"
+#include "core/training_scheme/consistency.h"
+#include "core/training_scheme/model_averaging.h"
+#include "core/training_scheme/parameter_server.h"
 #include "core/transformer/training_options.h"
 #include "core/validation/validation_suite.h"
 
@@ -63,6 +66,28 @@ Names attentions() {
   return {attention_name(AttentionKernel::kFlash), attention_name(AttentionKernel::kMaterialized)};
 }
 
+Names consistencies() {
+  Names names;
+  for (Consistency c : {Consistency::kSynchronous, Consistency::kStaleSynchronous, Consistency::kAsynchronous})
+    names.push_back(consistency_name(c));
+  return names;
+}
+
+Names averagings() {
+  Names names;
+  for (AveragingKind k : {AveragingKind::kNone, AveragingKind::kLocalSgd, AveragingKind::kElastic, AveragingKind::kGossip,
+                          AveragingKind::kEnsemble})
+    names.push_back(averaging_name(k));
+  return names;
+}
+
+Names server_layouts() {
+  Names names;
+  for (ServerLayout l : {ServerLayout::kSingle, ServerLayout::kSharded, ServerLayout::kHierarchical})
+    names.push_back(server_layout_name(l));
+  return names;
+}
+
 Names losses() {
   Names names;
   for (LossKind k : {LossKind::kLinear, LossKind::kSoftL1, LossKind::kHuber}) names.push_back(loss_kind_name(k));
@@ -78,6 +103,10 @@ Names scalings() { return {"weak", "strong"}; }
 Names memory_formats() { return {"nhwc", "nchw"}; }
 Names timings() { return {"step", "kernel"}; }
 Names schedules() { return {"gpipe", "1f1b"}; }
+// Members of training_scheme that core/api/training_scheme_section.cpp checks in place.
+Names exchanges() { return {"allreduce", "parameter_server"}; }
+Names pushes() { return {"gradients", "weights"}; }
+Names batch_norms() { return {"local", "global"}; }
 Names zero_stages() { return {"0", "1", "2", "3"}; }
 
 Names command_names() {
@@ -143,6 +172,31 @@ FieldSpec only_for(FieldSpec f, std::string command, std::string needs = "") {
   f.only_command = std::move(command);
   f.needs = std::move(needs);
   return f;
+}
+
+// The members of "training_scheme" (core/api/training_scheme_section.cpp reads them).
+std::vector<FieldSpec> training_scheme_members() {
+  const Json none;
+  const Names estimate = {"estimate"};
+  const FieldNets cnn = FieldNets::kCnn;
+  return {
+      with_allowed(field("consistency", "string", "", "sync", "how workers wait for each other", estimate, cnn),
+                   consistencies),
+      field("staleness", "integer", "steps", none, "SSP's bound on how far a worker runs ahead", estimate, cnn),
+      field("jitter", "string", "", "none", "workers' step-time spread: none, normal:CV or lognormal:CV", estimate, cnn),
+      field("slow_worker", "number", "fraction", none, "one worker that much slower", estimate, cnn),
+      field("compression", "string", "", "none", "gradient compression (docs/training-schemes.md)", estimate, cnn),
+      with_allowed(field("exchange", "string", "", "allreduce", "how gradients are exchanged", estimate, cnn), exchanges),
+      with_allowed(field("server_layout", "string", "", "single", "the parameter servers' layout", estimate, cnn),
+                   server_layouts),
+      field("servers", "integer", "", none, "parameter servers", estimate, cnn),
+      with_allowed(field("push", "string", "", "gradients", "what workers push to the servers", estimate, cnn), pushes),
+      field("offload_fc", "boolean", "", false, "Project Adam's offload of fully-connected gradients", estimate, cnn),
+      with_allowed(field("averaging", "string", "", "none", "model averaging between steps", estimate, cnn), averagings),
+      field("averaging_every", "integer", "steps", none, "steps between averagings", estimate, cnn),
+      field("gossip_peers", "integer", "", none, "peers each worker averages with (gossip)", estimate, cnn),
+      with_allowed(field("batch_norm", "string", "", "local", "batch-norm statistics", estimate, cnn), batch_norms),
+  };
 }
 
 std::vector<FieldSpec> make_field_specs() {
@@ -224,6 +278,7 @@ std::vector<FieldSpec> make_field_specs() {
                     kCnnNetCommands, N::kCnn));
   f.push_back(field("training_scheme", "object", "", none, "how the data-parallel step is synchronised on the cluster",
                     {"estimate"}, N::kCnn));
+  f.back().members = training_scheme_members();
   f.push_back(field("work_depth", "boolean", "", false, "add each layer's work, depth and parallelism",
                     {"estimate", "layers"}, N::kCnn));
   f.push_back(field("scheme_comparison", "boolean", "", false, "add schemes compared over node counts", {"estimate"},
@@ -356,6 +411,22 @@ const char* nets_name(FieldNets nets) {
   return "any";
 }
 
+Json field_json(const FieldSpec& f) {
+  Json j = {{"type", f.type}, {"unit", f.unit}, {"default", f.default_value}, {"meaning", f.meaning},
+            {"nets", nets_name(f.nets)}};
+  if (f.allowed) j["allowed"] = names_json(f.allowed(), f.type == "integer");
+  if (f.preset_keys) j["preset_keys"] = names_json(f.preset_keys());
+  if (!f.only_command.empty()) j["only_command"] = f.only_command;
+  if (!f.needs.empty()) j["needs"] = f.needs;
+  j["commands"] = names_json(f.commands);
+  if (!f.members.empty()) {
+    Json members = Json::object();
+    for (const FieldSpec& m : f.members) members[m.name] = field_json(m);
+    j["members"] = std::move(members);
+  }
+  return j;
+}
+
 }  // namespace
 
 std::vector<std::string> gradient_collective_names() {
@@ -439,16 +510,7 @@ Json schema_json() {
     commands.push_back({{"name", c.name}, {"meaning", c.meaning}, {"fields", names}});
   }
   Json fields = Json::object();
-  for (const FieldSpec& f : field_specs()) {
-    Json j = {{"type", f.type}, {"unit", f.unit}, {"default", f.default_value}, {"meaning", f.meaning},
-              {"nets", nets_name(f.nets)}};
-    if (f.allowed) j["allowed"] = names_json(f.allowed(), f.type == "integer");
-    if (f.preset_keys) j["preset_keys"] = names_json(f.preset_keys());
-    if (!f.only_command.empty()) j["only_command"] = f.only_command;
-    if (!f.needs.empty()) j["needs"] = f.needs;
-    j["commands"] = names_json(f.commands);
-    fields[f.name] = std::move(j);
-  }
+  for (const FieldSpec& f : field_specs()) fields[f.name] = field_json(f);
   return {{"commands", std::move(commands)}, {"fields", std::move(fields)}};
 }
 

@@ -31,6 +31,8 @@ struct FieldSpec {
   // effect (empty: none); a request breaking either is answered with a warning naming it.
   std::string only_command;
   std::string needs;
+  // The members of an object field (training_scheme), each described as a field.
+  std::vector<FieldSpec> members;
 };
 
 // How a command is answered: from the request document itself (it reads its own fields), or
