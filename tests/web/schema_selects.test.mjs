@@ -8,12 +8,14 @@ import { cliApi, root } from './helpers.mjs';
 
 const { schemaOptions } = await import(join(root, 'web', 'src', 'schema_selects.js'));
 const schema = cliApi({ command: 'schema' });
-const fields = ['memory_format', 'timing', 'schedule', 'zero', 'recompute', 'attention', 'optimizer', 'scaling', 'parallel'];
+const fields = ['memory_format', 'timing', 'schedule', 'zero', 'recompute', 'attention', 'optimizer', 'scaling', 'parallel',
+  'training_scheme.consistency', 'training_scheme.averaging'];
+const described = (field) => field.split('.').reduce((f, name, i) => (i ? f.members[name] : schema.fields[name]), null);
 
 test('each select offers every value the core allows, once', () => {
   for (const field of fields) {
-    const allowed = schema.fields[field].allowed.map(String);
-    const values = schemaOptions(schema, field).map(([value]) => value || String(schema.fields[field].default));
+    const allowed = described(field).allowed.map(String);
+    const values = schemaOptions(schema, field).map(([value]) => value || String(described(field).default));
     assert.deepEqual([...values].sort(), [...allowed].sort(), field);
   }
   // A value the core adds is offered under its own name; one it drops is not.
@@ -31,5 +33,8 @@ test('the defaults the page sends as no field are the core\'s', () => {
 
 test('web/index.html lists no option of these selects', () => {
   const html = readFileSync(join(root, 'web', 'index.html'), 'utf8');
-  for (const field of fields) assert.match(html, new RegExp(`<select id="${field}"></select>`), field);
+  for (const field of fields) {
+    const id = field.replace('training_scheme.', 'ts_');
+    assert.match(html, new RegExp(`<select id="${id}"></select>`), id);
+  }
 });
