@@ -210,7 +210,7 @@ TEST_CASE("a value outside an enumeration is refused with the same message as be
         "field 'optimizer': must be \"sgd\", \"momentum\" or \"adam\"");
 }
 
-TEST_CASE("schema describes training_scheme's members; each enumerated value is read, another refused", "[schema]") {
+TEST_CASE("schema describes training_scheme's members, each enumerated value read and another refused", "[schema]") {
   const Json members = schema().at("fields").at("training_scheme").at("members");
   for (const char* name : {"consistency", "staleness", "jitter", "slow_worker", "compression", "exchange", "server_layout",
                            "servers", "push", "offload_fc", "averaging", "averaging_every", "gossip_peers", "batch_norm"})
