@@ -38,6 +38,9 @@ const objectTypes = {
   precision: 'PrecisionFormats',
 };
 
+// Members whose strings have a form (a parameter after a colon): the hand-written template types.
+const memberTypes = { jitter: 'Jitter', compression: 'Compression' };
+
 const literal = (v) => (typeof v === 'string' ? `'${v}'` : String(v));
 
 function tsType(name, f) {
@@ -57,11 +60,11 @@ function tsType(name, f) {
   return [...new Set(parts)].join(' | ');
 }
 
-function docComment(f) {
+function docComment(f, withCommands = true) {
   const notes = [f.meaning];
   if (f.unit) notes.push(`unit: ${f.unit}`);
   if (f.default !== null) notes.push(`default: ${JSON.stringify(f.default)}`);
-  notes.push(`commands: ${f.commands.join(', ')}`);
+  if (withCommands) notes.push(`commands: ${f.commands.join(', ')}`);
   return `/** ${notes.join('; ')}. */`;
 }
 
@@ -77,6 +80,14 @@ function typings() {
     lines.push(`  ${docComment(f)}`);
     const type = name === 'conv_algorithm' ? 'ConvAlgorithm' : name === 'collective' ? 'Collective' : tsType(name, f);
     lines.push(`  ${name}?: ${type};`);
+  }
+  lines.push('}');
+  lines.push('');
+  lines.push('/** The `training_scheme` request field (docs/api.md); an unknown member is an error. */');
+  lines.push('export interface TrainingScheme {');
+  for (const [name, m] of Object.entries(schema.fields.training_scheme.members)) {
+    lines.push(`  ${docComment(m, false)}`);
+    lines.push(`  ${name}?: ${memberTypes[name] ?? tsType(name, m)};`);
   }
   lines.push('}');
   lines.push('');

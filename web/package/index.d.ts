@@ -242,6 +242,38 @@ export interface RequestFields {
   max_evaluations?: number;
 }
 
+/** The `training_scheme` request field (docs/api.md); an unknown member is an error. */
+export interface TrainingScheme {
+  /** how workers wait for each other; default: "sync". */
+  consistency?: 'sync' | 'ssp' | 'async';
+  /** SSP's bound on how far a worker runs ahead; unit: steps. */
+  staleness?: number;
+  /** workers' step-time spread: none, normal:CV or lognormal:CV; default: "none". */
+  jitter?: Jitter;
+  /** one worker that much slower; unit: fraction. */
+  slow_worker?: number;
+  /** gradient compression (docs/training-schemes.md); default: "none". */
+  compression?: Compression;
+  /** how gradients are exchanged; default: "allreduce". */
+  exchange?: 'allreduce' | 'parameter_server';
+  /** the parameter servers' layout; default: "single". */
+  server_layout?: 'single' | 'sharded' | 'hierarchical';
+  /** parameter servers. */
+  servers?: number;
+  /** what workers push to the servers; default: "gradients". */
+  push?: 'gradients' | 'weights';
+  /** Project Adam's offload of fully-connected gradients; default: false. */
+  offload_fc?: boolean;
+  /** model averaging between steps; default: "none". */
+  averaging?: 'none' | 'local_sgd' | 'elastic' | 'gossip' | 'ensemble';
+  /** steps between averagings; unit: steps. */
+  averaging_every?: number;
+  /** peers each worker averages with (gossip). */
+  gossip_peers?: number;
+  /** batch-norm statistics; default: "local". */
+  batch_norm?: 'local' | 'global';
+}
+
 /** The fields each command reads. */
 export interface CommandFields {
   /** a step's time per layer and in total, with the cluster, scaling and time to train asked for. */
@@ -281,28 +313,7 @@ export type Compression =
   | 'none' | 'fp32' | 'fp16' | 'bf16' | 'onebit' | 'ternary' | `qsgd:${number}` | `qsgd:${number}:${number}`
   | `threshold:${number}` | `topk:${number}` | `powersgd:${number}` | 'sfb';
 
-/** The `training_scheme` request field (docs/api.md); an unknown member is an error. */
-export interface TrainingScheme {
-  consistency?: 'sync' | 'ssp' | 'async';
-  /** SSP's bound: an integer >= 0. */
-  staleness?: number;
-  jitter?: Jitter;
-  /** One worker that much slower, a fraction >= 0. */
-  slow_worker?: number;
-  compression?: Compression;
-  exchange?: 'allreduce' | 'parameter_server';
-  server_layout?: 'single' | 'sharded' | 'hierarchical';
-  servers?: number;
-  push?: 'gradients' | 'weights';
-  /** Project Adam's offload of fully-connected gradients. */
-  offload_fc?: boolean;
-  averaging?: 'none' | 'local_sgd' | 'elastic' | 'gossip' | 'ensemble';
-  averaging_every?: number;
-  gossip_peers?: number;
-  batch_norm?: 'local' | 'global';
-}
-
-/** Transformer and other commands' fields (docs/api.md, "Transformers", "collective", ...). */
+/** Any other member: RequestFields types every field of this version; the core rejects a field it does not know. */
 export interface OtherFields {
   [field: string]: unknown;
 }
