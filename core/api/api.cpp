@@ -13,8 +13,6 @@
 #include "core/api/training_scheme_section.h"
 #include "core/api/work_depth_section.h"
 #include "core/api/request.h"
-#include "core/calibration/calibration.h"
-#include "core/cluster/collectives.h"
 #include "core/cost/conv_algorithms.h"
 #include "core/cost/memory_footprint.h"
 #include "core/efficiency/software_era.h"
@@ -25,7 +23,6 @@
 #include "core/api/search_command.h"
 #include "core/base/utf8.h"
 #include "core/validation/expected_error.h"
-#include "core/validation/validation_suite.h"
 #include "core/base/version.h"
 
 namespace paleo {
