@@ -26,7 +26,7 @@ Json simulate_request(const std::string& net, const std::string& device) {
 void BM_SimulateCore(benchmark::State& state, const std::string& net) {
   const paleo::Request request = paleo::parse_request(simulate_request(net, "K40"));
   for (auto _ : state) {
-    auto tables = paleo::simulate_data_parallel(request.scenario, request.workers, request.scalings);
+    auto tables = paleo::simulate_data_parallel(request.scenario, request.simulation.workers, request.simulation.scalings);
     benchmark::DoNotOptimize(tables);
   }
 }

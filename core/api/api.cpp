@@ -4,6 +4,8 @@
 #include <exception>
 
 #include "core/api/transformer_response.h"
+#include "core/api/command_handlers.h"
+#include "core/api/command_registry.h"
 #include "core/api/cluster_section.h"
 #include "core/api/device_section.h"
 #include "core/api/estimate_warnings.h"
@@ -11,8 +13,6 @@
 #include "core/api/training_scheme_section.h"
 #include "core/api/work_depth_section.h"
 #include "core/api/request.h"
-#include "core/calibration/calibration.h"
-#include "core/cluster/collectives.h"
 #include "core/cost/conv_algorithms.h"
 #include "core/cost/memory_footprint.h"
 #include "core/efficiency/software_era.h"
@@ -23,7 +23,6 @@
 #include "core/api/search_command.h"
 #include "core/base/utf8.h"
 #include "core/validation/expected_error.h"
-#include "core/validation/validation_suite.h"
 #include "core/base/version.h"
 
 namespace paleo {
@@ -103,7 +102,7 @@ Json layers_response(const Request& r, std::vector<std::string>& warnings, doubl
     const MemoryFootprint m = memory_footprint(c.net, c.cost, s.cost.optimizer, s.device.memory_bytes);
     if (auto w = memory_warning(s.device, m, "one device")) warnings.push_back(*w);
   }
-  if (r.work_depth) out["work_depth"] = work_depth_json(s.device, c.net);
+  if (r.layers.work_depth) out["work_depth"] = work_depth_json(s.device, c.net);
   // How far estimates of this kind land from published measurements (docs/validation.md).
   out["expected_error"] = expected_error_json(s.has_cluster ? "cnn_data_parallel" : "cnn_single_gpu");
   return out;
@@ -159,18 +158,18 @@ Json hybrid_row_json(const HybridRow& row) {
 // `tables`, when given, receives the data-parallel scaling tables the section is written from.
 Json simulation_json(const Request& r, std::vector<std::string>& warnings,
                      std::vector<ScalingTable>* tables = nullptr) {
-  Json out = {{"parallel", r.parallel}};
-  if (r.parallel == "data") {
-    const std::vector<ScalingTable> scaling = simulate_data_parallel(r.scenario, r.workers, r.scalings);
+  Json out = {{"parallel", r.simulation.parallel}};
+  if (r.simulation.parallel == "data") {
+    const std::vector<ScalingTable> scaling = simulate_data_parallel(r.scenario, r.simulation.workers, r.simulation.scalings);
     if (tables) *tables = scaling;
     out["scaling"] = data_parallel_json(scaling);
-    for (std::string& w : batch_split_warnings(r.scenario.batch_size, r.workers, r.scalings)) warnings.push_back(std::move(w));
-  } else if (r.parallel == "model") {
+    for (std::string& w : batch_split_warnings(r.scenario.batch_size, r.simulation.workers, r.simulation.scalings)) warnings.push_back(std::move(w));
+  } else if (r.simulation.parallel == "model") {
     ModelParallelResult m = simulate_model_parallel(r.scenario);
     out["forward"] = bounds_json(m.forward);
     out["backward"] = bounds_json(m.backward);
   } else {
-    HybridResult h = simulate_hybrid(r.scenario, r.hybrid_workers);
+    HybridResult h = simulate_hybrid(r.scenario, r.simulation.hybrid_workers);
     out["rows"] = Json::array({hybrid_row_json(h.data), hybrid_row_json(h.model)});
     out["iteration_ms"] = h.iteration_ms();
   }
@@ -180,14 +179,6 @@ Json simulation_json(const Request& r, std::vector<std::string>& warnings,
 Json original_scheme_names() {
   Json names = Json::array();
   for (OriginalScheme scheme : kOriginalSchemes) names.push_back(scheme_name(scheme));
-  return names;
-}
-
-// The values of a request's "collective": auto, each flat all-reduce, hierarchical.
-Json gradient_collective_names() {
-  Json names = Json::array({collective_algorithm_name(CollectiveAlgorithm::kAuto)});
-  for (CollectiveAlgorithm a : flat_algorithms(CollectiveOp::kAllReduce)) names.push_back(collective_algorithm_name(a));
-  names.push_back(collective_algorithm_name(CollectiveAlgorithm::kHierarchical));
   return names;
 }
 
@@ -233,57 +224,23 @@ const Request& require_net(const Request& r) {
   return r;
 }
 
+// The commands a request document names are answered from the registry (core/api/command_registry.h).
 Json dispatch(const Json& request) {
-  // `validate` runs whole requests of its own; it takes none of a request's fields.
-  if (request.is_object() && request.value("command", Json()) == "validate") return validation_response(request);
-  if (request.is_object() && request.value("command", Json()) == "calibrate") return calibration_response(request);
+  // `validate`, `calibrate` and `schema` read their own fields; they take none of a request's.
+  const Json named = request.is_object() ? request.value("command", Json()) : Json();
+  const CommandSpec* own = named.is_string() ? find_command(named.get<std::string>()) : nullptr;
+  if (own && own->handle_document) return own->handle_document(request);
   Request r = parse_request(request);
-  if (r.command == "version") return {{"ok", true}, {"command", "version"}, {"version", kVersion}, {"profiles", profile_names()}};
-  if (r.command == "presets") return presets_response();
+  const CommandSpec* command = find_command(r.command);
+  if (command && command->any_net) return command->handle_parsed(r, r.warnings);
   if (r.is_transformer) return transformer_response(r);
-  if (r.command == "plan" || r.command == "inference")
-    throw Error("'" + r.command + "' needs a transformer net (a preset, a config or a Hugging Face config.json)", "", "net");
-  if (r.command == "summary") return summary_response(require_net(r));
-  // Every CNN answer below lists its warnings (docs/api.md, "Warnings"), empty when none.
+  if (!command || !command->handle_parsed)
+    throw Error("unknown command '" + r.command + "' (known: " + known_command_list() + ")", "", "command");
+  // Every CNN answer that lists warnings (docs/api.md, "Warnings") lists them, empty when none.
   std::vector<std::string> warnings = r.warnings;
-  Json out;
-  if (r.command == "layers") {
-    out = layers_response(require_net(r), warnings);
-  } else if (r.command == "estimate") {
-    // The time to train is built from the typed results of the sections (api/train_section.h).
-    double step_ms = 0;
-    out = layers_response(require_net(r), warnings, &step_ms);
-    std::vector<TrainSetup> setups = {one_device_setup(r.scenario.batch_size, step_ms)};
-    if (r.workers_given) {
-      std::vector<ScalingTable> tables;
-      out["simulation"] = simulation_json(r, warnings, &tables);
-      if (!tables.empty())
-        for (TrainSetup& s : original_setups(tables.front(), r.scenario.interconnect.name)) setups.push_back(std::move(s));
-    }
-    if (r.scenario.has_cluster) {
-      ClusterStep step;
-      out["cluster"] = cluster_step_json(r, warnings, &step);
-      setups.push_back(cluster_setup(step));
-    }
-    // The headline is the setup the response's own step is: the cluster when there is one.
-    Json train = cnn_train_json(r, setups, r.scenario.has_cluster ? setups.size() - 1 : 0);
-    if (!train.is_null()) out["train"] = std::move(train);
-    if (r.has_training_scheme || r.scheme_comparison) out["training_scheme"] = training_scheme_json(r, warnings);
-  } else if (r.command == "collective") {
-    out = collective_response(r);
-  } else if (r.command == "search") {
-    out = search_response(r, warnings);
-  } else if (r.command == "simulate") {
-    out = common_header(require_net(r));
-    out["net"] = {{"name", r.scenario.spec.name}, {"batch_size", r.scenario.batch_size}};
-    out.update(simulation_json(r, warnings));
-  }
-  if (!out.is_null()) {
-    out["warnings"] = warnings;
-    return out;
-  }
-  throw Error("unknown command '" + r.command + "' (known: estimate, simulate, layers, summary, collective, search, plan, inference, validate, presets, version)",
-              "", "command");
+  Json out = command->handle_parsed(r, warnings);
+  if (command->lists_warnings) out["warnings"] = warnings;
+  return out;
 }
 
 Json error_json(const std::string& message, const std::string& layer, const std::string& field) {
@@ -304,6 +261,57 @@ bool all_finite(const Json& j) {
 }
 
 }  // namespace
+
+Json version_answer(const Request&, std::vector<std::string>&) {
+  return {{"ok", true}, {"command", "version"}, {"version", kVersion}, {"profiles", profile_names()}};
+}
+
+Json presets_answer(const Request&, std::vector<std::string>&) { return presets_response(); }
+
+Json transformer_only_answer(const Request& r, std::vector<std::string>&) {
+  throw Error("'" + r.command + "' needs a transformer net (a preset, a config or a Hugging Face config.json)", "",
+              "net");
+}
+
+Json summary_answer(const Request& r, std::vector<std::string>&) { return summary_response(require_net(r)); }
+
+Json layers_answer(const Request& r, std::vector<std::string>& warnings) {
+  return layers_response(require_net(r), warnings);
+}
+
+Json estimate_answer(const Request& r, std::vector<std::string>& warnings) {
+  // The time to train is built from the typed results of the sections (api/train_section.h).
+  double step_ms = 0;
+  Json out = layers_response(require_net(r), warnings, &step_ms);
+  std::vector<TrainSetup> setups = {one_device_setup(r.scenario.batch_size, step_ms)};
+  if (r.simulation.workers_given) {
+    std::vector<ScalingTable> tables;
+    out["simulation"] = simulation_json(r, warnings, &tables);
+    if (!tables.empty())
+      for (TrainSetup& s : original_setups(tables.front(), r.scenario.interconnect.name)) setups.push_back(std::move(s));
+  }
+  if (r.scenario.has_cluster) {
+    ClusterStep step;
+    out["cluster"] = cluster_step_json(r, warnings, &step);
+    setups.push_back(cluster_setup(step));
+  }
+  // The headline is the setup the response's own step is: the cluster when there is one.
+  Json train = cnn_train_json(r, setups, r.scenario.has_cluster ? setups.size() - 1 : 0);
+  if (!train.is_null()) out["train"] = std::move(train);
+  if (r.scheme.has_training_scheme || r.scheme.comparison) out["training_scheme"] = training_scheme_json(r, warnings);
+  return out;
+}
+
+Json collective_answer(const Request& r, std::vector<std::string>&) { return collective_response(r); }
+
+Json search_answer(const Request& r, std::vector<std::string>& warnings) { return search_response(r, warnings); }
+
+Json simulate_answer(const Request& r, std::vector<std::string>& warnings) {
+  Json out = common_header(require_net(r));
+  out["net"] = {{"name", r.scenario.spec.name}, {"batch_size", r.scenario.batch_size}};
+  out.update(simulation_json(r, warnings));
+  return out;
+}
 
 Json handle_request(const Json& request) {
   try {

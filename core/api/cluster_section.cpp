@@ -87,19 +87,19 @@ Json step_json(const ClusterStep& step) {
 
 ClusterOptions cluster_options(const Request& r) {
   ClusterOptions o;
-  o.collective = parse_collective_algorithm(r.collective);
-  if (!r.collective_library.empty()) {
-    o.library = parse_collective_library(r.collective_library, "collective_library");
+  o.collective = parse_collective_algorithm(r.cluster_step.collective);
+  if (!r.cluster_step.collective_library.empty()) {
+    o.library = parse_collective_library(r.cluster_step.collective_library, "collective_library");
   } else if (r.scenario.era && !r.scenario.era->collective_library.empty()) {
     o.library = parse_collective_library(r.scenario.era->collective_library, "software_era.collective_library");
   }
-  o.bucket_bytes = r.bucket_bytes;
-  o.overlap = r.overlap;
-  o.pipeline_stages = r.pipeline_stages;
-  o.micro_batches = r.micro_batches;
-  o.schedule = r.pipeline_schedule;
-  o.split = r.pipeline_split;
-  o.servers = r.servers;
+  o.bucket_bytes = r.cluster_step.bucket_bytes;
+  o.overlap = r.cluster_step.overlap;
+  o.pipeline_stages = r.cluster_step.pipeline_stages;
+  o.micro_batches = r.cluster_step.micro_batches;
+  o.schedule = r.cluster_step.pipeline_schedule;
+  o.split = r.cluster_step.pipeline_split;
+  o.servers = r.collective_command.servers;
   return o;
 }
 
@@ -147,31 +147,31 @@ Json cluster_step_json(const Request& r, std::vector<std::string>& warnings, Clu
 }
 
 Json collective_response(const Request& r) {
-  const CollectiveOp op = parse_collective_op(r.op);
-  const CollectiveAlgorithm algorithm = parse_collective_algorithm(r.algorithm);
-  const CollectiveSettings settings = collective_settings(r.scenario.device, r.servers);
-  Json out = {{"ok", true}, {"command", "collective"}, {"op", collective_op_name(op)}, {"bytes", r.bytes},
+  const CollectiveOp op = parse_collective_op(r.collective_command.op);
+  const CollectiveAlgorithm algorithm = parse_collective_algorithm(r.collective_command.algorithm);
+  const CollectiveSettings settings = collective_settings(r.scenario.device, r.collective_command.servers);
+  Json out = {{"ok", true}, {"command", "collective"}, {"op", collective_op_name(op)}, {"bytes", r.collective_command.bytes},
               {"device", r.scenario.device.key}};
   Json all = Json::array();
   if (r.scenario.has_cluster) {
     const Cluster& c = r.scenario.cluster;
     out["cluster"] = cluster_json(c);
     out["workers"] = c.devices();
-    out.update(cost_json(cluster_collective(op, algorithm, c, r.bytes, settings)));
+    out.update(cost_json(cluster_collective(op, algorithm, c, r.collective_command.bytes, settings)));
     std::vector<CollectiveAlgorithm> algorithms = flat_algorithms(op);
     if (op == CollectiveOp::kAllReduce || op == CollectiveOp::kReduceScatter || op == CollectiveOp::kAllGather)
       algorithms.push_back(CollectiveAlgorithm::kHierarchical);
-    for (CollectiveAlgorithm a : algorithms) all.push_back(cost_json(cluster_collective(op, a, c, r.bytes, settings)));
+    for (CollectiveAlgorithm a : algorithms) all.push_back(cost_json(cluster_collective(op, a, c, r.collective_command.bytes, settings)));
   } else {
-    if (!r.has_link) throw Error("needs a link (preset or {latency_us, bandwidth_gb_per_s}) or a cluster", "", "link");
+    if (!r.collective_command.has_link) throw Error("needs a link (preset or {latency_us, bandwidth_gb_per_s}) or a cluster", "", "link");
     if (algorithm == CollectiveAlgorithm::kHierarchical) throw Error("'hierarchical' needs a cluster", "", "algorithm");
-    const std::int64_t workers = r.workers.size() == 1 ? r.workers[0] : 0;
+    const std::int64_t workers = r.simulation.workers.size() == 1 ? r.simulation.workers[0] : 0;
     if (workers < 1) throw Error("must be one worker count", "", "workers");
-    out["link"] = link_json(r.link);
+    out["link"] = link_json(r.collective_command.link);
     out["workers"] = workers;
-    out.update(cost_json(collective_cost(op, algorithm, workers, r.bytes, r.link, settings)));
+    out.update(cost_json(collective_cost(op, algorithm, workers, r.collective_command.bytes, r.collective_command.link, settings)));
     for (CollectiveAlgorithm a : flat_algorithms(op))
-      all.push_back(cost_json(collective_cost(op, a, workers, r.bytes, r.link, settings)));
+      all.push_back(cost_json(collective_cost(op, a, workers, r.collective_command.bytes, r.collective_command.link, settings)));
   }
   out["algorithms"] = std::move(all);
   return out;

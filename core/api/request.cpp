@@ -6,6 +6,7 @@
 
 #include "core/api/cluster_request.h"
 #include "core/api/cnn_request.h"
+#include "core/api/command_registry.h"
 #include "core/api/serving_request.h"
 #include "core/precision/device_peak.h"
 #include "core/base/checked_math.h"
@@ -112,19 +113,20 @@ void read_pipeline(const Json& request, Request& r) {
   for (auto it = p.begin(); it != p.end(); ++it)
     if (it.key() != "stages" && it.key() != "micro_batches" && it.key() != "schedule" && it.key() != "split")
       throw Error("unknown field '" + it.key() + "'", "", "pipeline");
-  if (p.contains("stages")) r.pipeline_stages = read_count(p["stages"], "pipeline.stages", kMaxPipelineStages);
+  if (p.contains("stages")) r.cluster_step.pipeline_stages = read_count(p["stages"], "pipeline.stages", kMaxPipelineStages);
   if (p.contains("micro_batches"))
-    r.micro_batches = read_count(p["micro_batches"], "pipeline.micro_batches", kMaxMicroBatches);
+    r.cluster_step.micro_batches = read_count(p["micro_batches"], "pipeline.micro_batches", kMaxMicroBatches);
   if (p.contains("schedule")) {
-    r.pipeline_schedule = read_string(p, "schedule", "");
-    if (r.pipeline_schedule != "gpipe" && r.pipeline_schedule != "1f1b")
-      throw Error("must be \"gpipe\" or \"1f1b\"", "", "pipeline.schedule");
+    r.cluster_step.pipeline_schedule = read_string(p, "schedule", "");
+    // The transformer's "schedule" and the pipeline's take the same values.
+    if (!is_allowed("schedule", r.cluster_step.pipeline_schedule))
+      throw Error("must be " + allowed_alternatives("schedule"), "", "pipeline.schedule");
   }
   if (p.contains("split")) {
     const Json& split = read_list(p["split"], "pipeline.split", static_cast<std::size_t>(kMaxPipelineStages),
                                   "layer counts per stage");
-    for (const Json& n : split) r.pipeline_split.push_back(read_count(n, "pipeline.split", static_cast<Dim>(kMaxLayers)));
-    if (static_cast<std::int64_t>(r.pipeline_split.size()) != r.pipeline_stages)
+    for (const Json& n : split) r.cluster_step.pipeline_split.push_back(read_count(n, "pipeline.split", static_cast<Dim>(kMaxLayers)));
+    if (static_cast<std::int64_t>(r.cluster_step.pipeline_split.size()) != r.cluster_step.pipeline_stages)
       throw Error("needs one layer count per stage", "", "pipeline.split");
   }
 }
@@ -193,9 +195,9 @@ bool has_cluster_section(const Json& q, const Request& r) {
 // The cluster and its counts, and the device counts of the `search` command.
 void read_cluster_and_counts(const Json& q, Request& r) {
   if (has_cluster_section(q, r)) read_cluster(q, r);
-  if (q.contains("devices")) r.devices = read_count(q["devices"], "devices", kMaxDevices);
+  if (q.contains("devices")) r.search.devices = read_count(q["devices"], "devices", kMaxDevices);
   if (q.contains("devices_per_node") && !r.scenario.has_cluster)
-    r.devices_per_node = read_count(q["devices_per_node"], "devices_per_node", kMaxDevices);
+    r.search.devices_per_node = read_count(q["devices_per_node"], "devices_per_node", kMaxDevices);
 }
 
 void read_conv_algorithm(const Json& q, Request& r) {
@@ -213,21 +215,21 @@ void read_conv_algorithm(const Json& q, Request& r) {
 }
 
 void read_parallel(const Json& q, Request& r) {
-  r.parallel = read_key(q, "parallel");
-  if (r.parallel != "data" && r.parallel != "model" && r.parallel != "hybrid")
-    throw Error("must be \"data\", \"model\" or \"hybrid\", got \"" + r.parallel + "\"", "", "parallel");
+  r.simulation.parallel = read_key(q, "parallel");
+  if (!is_allowed("parallel", r.simulation.parallel))
+    throw Error("must be " + allowed_alternatives("parallel") + ", got \"" + r.simulation.parallel + "\"", "", "parallel");
 }
 
 void read_workers(const Json& q, Request& r) {
   const Json& w = q["workers"];
-  r.workers.clear();
+  r.simulation.workers.clear();
   if (w.is_number()) {
-    r.workers.push_back(read_count(w, "workers", kMaxDevices));
+    r.simulation.workers.push_back(read_count(w, "workers", kMaxDevices));
   } else {
     for (const Json& n : read_list(w, "workers", kMaxWorkersListLength, "worker counts"))
-      r.workers.push_back(read_count(n, "workers", kMaxDevices));
+      r.simulation.workers.push_back(read_count(n, "workers", kMaxDevices));
   }
-  r.workers_given = true;
+  r.simulation.workers_given = true;
 }
 
 void read_scaling(const Json& q, Request& r) {
@@ -240,174 +242,148 @@ void read_scaling(const Json& q, Request& r) {
     list = read_strings(q, "scaling", "");
   }
   for (const std::string& x : list)
-    if (x != "weak" && x != "strong") throw Error("unknown scaling '" + x + "' (known: weak, strong)", "", "scaling");
+    if (!is_allowed("scaling", x)) throw Error("unknown scaling '" + x + "' (known: weak, strong)", "", "scaling");
   if (list.size() == 2 && list[0] == list[1]) throw Error("names '" + list[0] + "' twice", "", "scaling");
-  r.scalings = list;
+  r.simulation.scalings = list;
 }
 
 void read_collective(const Json& q, Request& r) {
-  r.collective = read_key(q, "collective");
+  r.cluster_step.collective = read_key(q, "collective");
   try {
-    parse_collective_algorithm(r.collective);  // validate early, naming this field
+    parse_collective_algorithm(r.cluster_step.collective);  // validate early, naming this field
   } catch (const Error& e) {
     throw Error(e.detail(), "", "collective");
   }
 }
 
 void read_collective_library(const Json& q, Request& r) {
-  r.collective_library = read_key(q, "collective_library");
-  (void)parse_collective_library(r.collective_library, "collective_library");  // validate early
+  r.cluster_step.collective_library = read_key(q, "collective_library");
+  (void)parse_collective_library(r.cluster_step.collective_library, "collective_library");  // validate early
 }
 
 void read_bucket_bytes(const Json& q, Request& r) {
-  r.bucket_bytes = read_number(q, "bucket_bytes", "");
-  if (r.bucket_bytes < 0) throw Error("must not be negative", "", "bucket_bytes");
+  r.cluster_step.bucket_bytes = read_number(q, "bucket_bytes", "");
+  if (r.cluster_step.bucket_bytes < 0) throw Error("must not be negative", "", "bucket_bytes");
 }
 
 void read_memory_format(const Json& q, Request& r) {
   const std::string format = read_key(q, "memory_format");
-  if (format != "nhwc" && format != "nchw") throw Error("must be \"nhwc\" or \"nchw\"", "", "memory_format");
+  if (!is_allowed("memory_format", format)) throw Error("must be " + allowed_alternatives("memory_format"), "", "memory_format");
   r.scenario.cost.nchw_tensors = format == "nchw";
 }
 
 void read_timing(const Json& q, Request& r) {
   const std::string timing = read_key(q, "timing");
-  if (timing != "step" && timing != "kernel") throw Error("must be \"step\" or \"kernel\"", "", "timing");
+  if (!is_allowed("timing", timing)) throw Error("must be " + allowed_alternatives("timing"), "", "timing");
   r.scenario.cost.kernel_timing = timing == "kernel";
 }
 
 void read_optimizer(const Json& q, Request& r) {
-  r.optimizer = read_key(q, "optimizer");
-  if (r.optimizer != "sgd" && r.optimizer != "momentum" && r.optimizer != "adam")
-    throw Error("must be \"sgd\", \"momentum\" or \"adam\"", "", "optimizer");
-  r.scenario.cost.optimizer = r.optimizer == "adam"       ? Optimizer::kAdam
-                              : r.optimizer == "momentum" ? Optimizer::kMomentum
+  r.cluster_step.optimizer = read_key(q, "optimizer");
+  if (!is_allowed("optimizer", r.cluster_step.optimizer))
+    throw Error("must be " + allowed_alternatives("optimizer"), "", "optimizer");
+  r.scenario.cost.optimizer = r.cluster_step.optimizer == "adam"       ? Optimizer::kAdam
+                              : r.cluster_step.optimizer == "momentum" ? Optimizer::kMomentum
                                                           : Optimizer::kSgd;
 }
 
 void read_bytes(const Json& q, Request& r) {
-  r.bytes = read_number(q, "bytes", "");
-  if (r.bytes < 0 || r.bytes > 1e18) throw Error("must be from 0 to 1e18", "", "bytes");
+  r.collective_command.bytes = read_number(q, "bytes", "");
+  if (r.collective_command.bytes < 0 || r.collective_command.bytes > 1e18) throw Error("must be from 0 to 1e18", "", "bytes");
 }
 
 void read_link(const Json& q, Request& r) {
-  r.link = link_from_json(q["link"], "link");
-  r.has_link = true;
+  r.collective_command.link = link_from_json(q["link"], "link");
+  r.collective_command.has_link = true;
 }
 
 // ---- The table ----------------------------------------------------------------------------------
 
-// Which nets a field applies to: a field of the other kind is an error rather than ignored.
-enum class Applies { kAny, kCnn };
-
+// Each field's reader; what a field is and which nets and commands take it is its row of the
+// registry (core/api/command_registry.h).
 struct RequestField {
   const char* name;
-  Applies applies;
   // Reads the field when the request has it; nullptr: read with the row that names it in `group`.
   void (*read)(const Json& request, Request& r);
   // Called whether or not the request has the field: the rows it reads as a group.
   void (*group)(const Json& request, Request& r) = nullptr;
-  // The one command of a CNN request that uses the field (nullptr: not checked); another command's
-  // request with it is answered with a warning that names it (docs/api.md, "Warnings").
-  const char* only_command = nullptr;
-  // A field of a CNN request without which this one has no effect (nullptr: none); warned likewise.
-  const char* needs = nullptr;
 };
 
 // In reading order: a reader may use what the rows above it set (the cluster's device before the
 // convolution algorithm's CPU check). Transformer fields are core/api/transformer_request.h's.
 const RequestField kRequestFields[] = {
-    {"command", Applies::kAny, nullptr},  // read first
-    {"profile", Applies::kCnn, read_profile},
-    {"device", Applies::kAny, read_device},
-    {"interconnect", Applies::kCnn, read_interconnect},
-    {"network", Applies::kCnn, read_interconnect},
-    {"software", Applies::kCnn, read_software},
-    {"ppp_comp", Applies::kCnn, [](const Json& q, Request& r) { r.scenario.ppp_comp = read_ppp(q, "ppp_comp"); }},
-    {"ppp_comm", Applies::kCnn, [](const Json& q, Request& r) { r.scenario.ppp_comm = read_ppp(q, "ppp_comm"); }},
-    {"cluster", Applies::kAny, nullptr, read_cluster_and_counts},
-    {"nodes", Applies::kAny, nullptr},             // with "cluster"
-    {"devices_per_node", Applies::kAny, nullptr},  // with "cluster"
-    {"devices", Applies::kAny, nullptr},           // with "cluster"
-    {"conv_algorithm", Applies::kCnn, nullptr, read_conv_algorithm},
-    {"workspace_limit_bytes", Applies::kCnn,
+    {"command", nullptr},  // read first
+    {"profile", read_profile},
+    {"device", read_device},
+    {"interconnect", read_interconnect},
+    {"network", read_interconnect},
+    {"software", read_software},
+    {"ppp_comp", [](const Json& q, Request& r) { r.scenario.ppp_comp = read_ppp(q, "ppp_comp"); }},
+    {"ppp_comm", [](const Json& q, Request& r) { r.scenario.ppp_comm = read_ppp(q, "ppp_comm"); }},
+    {"cluster", nullptr, read_cluster_and_counts},
+    {"nodes", nullptr},             // with "cluster"
+    {"devices_per_node", nullptr},  // with "cluster"
+    {"devices", nullptr},           // with "cluster"
+    {"conv_algorithm", nullptr, read_conv_algorithm},
+    {"workspace_limit_bytes",
      [](const Json& q, Request& r) { r.scenario.cost.workspace_limit_bytes = read_positive(q, "workspace_limit_bytes"); }},
-    {"fetch_bandwidth_gb_per_s", Applies::kCnn,
+    {"fetch_bandwidth_gb_per_s",
      [](const Json& q, Request& r) {
        r.scenario.cost.fetch_bandwidth_gb_per_s = read_positive(q, "fetch_bandwidth_gb_per_s");
      }},
-    {"use_pipeline", Applies::kCnn, [](const Json& q, Request& r) { r.scenario.use_pipeline = read_bool(q, "use_pipeline"); }},
-    {"parallel", Applies::kCnn, read_parallel},
-    {"workers", Applies::kCnn, read_workers},
-    {"scaling", Applies::kCnn, read_scaling},
-    {"hybrid_workers", Applies::kCnn,
-     [](const Json& q, Request& r) { r.hybrid_workers = read_count(q["hybrid_workers"], "hybrid_workers", kMaxDevices); }},
-    {"collective", Applies::kCnn, read_collective},
-    {"bucket_bytes", Applies::kCnn, read_bucket_bytes},
-    {"collective_library", Applies::kCnn, read_collective_library},
-    {"optimizer", Applies::kAny, read_optimizer},
-    {"pipeline", Applies::kCnn, read_pipeline},
-    {"overlap", Applies::kAny, [](const Json& q, Request& r) {
-       r.overlap = read_bool(q, "overlap");
-       r.overlap_given = true;
+    {"use_pipeline", [](const Json& q, Request& r) { r.scenario.use_pipeline = read_bool(q, "use_pipeline"); }},
+    {"parallel", read_parallel},
+    {"workers", read_workers},
+    {"scaling", read_scaling},
+    {"hybrid_workers",
+     [](const Json& q, Request& r) { r.simulation.hybrid_workers = read_count(q["hybrid_workers"], "hybrid_workers", kMaxDevices); }},
+    {"collective", read_collective},
+    {"bucket_bytes", read_bucket_bytes},
+    {"collective_library", read_collective_library},
+    {"optimizer", read_optimizer},
+    {"pipeline", read_pipeline},
+    {"overlap", [](const Json& q, Request& r) {
+       r.cluster_step.overlap = read_bool(q, "overlap");
+       r.cluster_step.overlap_given = true;
      }},
-    {"roofline", Applies::kCnn, [](const Json& q, Request& r) { r.scenario.cost.roofline = read_bool(q, "roofline"); }},
-    {"training_scheme", Applies::kCnn,
+    {"roofline", [](const Json& q, Request& r) { r.scenario.cost.roofline = read_bool(q, "roofline"); }},
+    {"training_scheme",
      [](const Json& q, Request& r) {
-       r.training_scheme = read_training_scheme(q["training_scheme"]);
-       r.has_training_scheme = true;
+       r.scheme.training_scheme = read_training_scheme(q["training_scheme"]);
+       r.scheme.has_training_scheme = true;
      }},
-    {"work_depth", Applies::kCnn, [](const Json& q, Request& r) { r.work_depth = read_bool(q, "work_depth"); }},
-    {"scheme_comparison", Applies::kCnn, [](const Json& q, Request& r) { r.scheme_comparison = read_bool(q, "scheme_comparison"); }},
-    {"input_gradient", Applies::kCnn,
+    {"work_depth", [](const Json& q, Request& r) { r.layers.work_depth = read_bool(q, "work_depth"); }},
+    {"scheme_comparison", [](const Json& q, Request& r) { r.scheme.comparison = read_bool(q, "scheme_comparison"); }},
+    {"input_gradient",
      [](const Json& q, Request& r) { r.scenario.cost.input_gradient = read_bool(q, "input_gradient"); }},
-    {"memory_format", Applies::kCnn, read_memory_format},
-    {"timing", Applies::kCnn, read_timing},
+    {"memory_format", read_memory_format},
+    {"timing", read_timing},
     // Time and cost to train.
-    {"dataset_samples", Applies::kCnn,
+    {"dataset_samples",
      [](const Json& q, Request& r) {
-       r.dataset_samples = read_count(q["dataset_samples"], "dataset_samples", kMaxDatasetSamples);
-     },
-     nullptr, "estimate"},
-    {"epochs", Applies::kCnn, [](const Json& q, Request& r) { r.epochs = read_count(q["epochs"], "epochs", kMaxEpochs); },
-     nullptr, "estimate", "dataset_samples"},
-    {"price_per_gpu_hour", Applies::kAny, [](const Json& q, Request& r) { r.price = read_price_per_gpu_hour(q); },
-     nullptr, "estimate", "dataset_samples"},
+       r.train.dataset_samples = read_count(q["dataset_samples"], "dataset_samples", kMaxDatasetSamples);
+     }},
+    {"epochs", [](const Json& q, Request& r) { r.train.epochs = read_count(q["epochs"], "epochs", kMaxEpochs); }},
+    {"price_per_gpu_hour", [](const Json& q, Request& r) { r.train.price = read_price_per_gpu_hour(q); }},
     // The `collective` command.
-    {"op", Applies::kCnn, [](const Json& q, Request& r) { r.op = read_key(q, "op"); }},
-    {"algorithm", Applies::kCnn, [](const Json& q, Request& r) { r.algorithm = read_key(q, "algorithm"); }},
-    {"bytes", Applies::kCnn, read_bytes},
-    {"link", Applies::kCnn, read_link},
-    {"servers", Applies::kCnn, [](const Json& q, Request& r) { r.servers = read_count(q["servers"], "servers", kMaxDevices); }},
-    {"net", Applies::kAny, nullptr},  // last: it needs the profile, device and era
-    {"batch_size", Applies::kAny, nullptr},  // with "net"
+    {"op", [](const Json& q, Request& r) { r.collective_command.op = read_key(q, "op"); }},
+    {"algorithm", [](const Json& q, Request& r) { r.collective_command.algorithm = read_key(q, "algorithm"); }},
+    {"bytes", read_bytes},
+    {"link", read_link},
+    {"servers", [](const Json& q, Request& r) { r.collective_command.servers = read_count(q["servers"], "servers", kMaxDevices); }},
+    {"net", nullptr},  // last: it needs the profile, device and era
+    {"batch_size", nullptr},  // with "net"
 };
 
-const RequestField* find_field(const std::string& key) {
-  for (const RequestField& f : kRequestFields)
-    if (key == f.name) return &f;
-  return nullptr;
-}
-
-bool is_transformer_field(const std::string& key) {
-  const auto& fields = transformer_request_fields();
-  return std::find(fields.begin(), fields.end(), key) != fields.end();
-}
-
-// The kernel-model fields a CNN request shares with transformers (core/api/cnn_request.h).
-bool is_shared_kernel_field(const std::string& key) {
-  return key == "precision" || key == "software_era" || key == "efficiency";
-}
-
-// Every field known, and of the kind of net the request has.
+// Every field known, and of the kind of net the request has (the registry's `nets`).
 void check_fields(const Json& request, bool is_transformer) {
   for (auto it = request.begin(); it != request.end(); ++it) {
     const std::string& key = it.key();
-    const RequestField* f = find_field(key);
-    if (!f && !is_transformer_field(key)) throw Error("unknown request field (see docs/api.md)", "", key);
-    if (is_transformer && f && f->applies == Applies::kCnn)
+    const FieldSpec* f = find_field_spec(key);
+    if (!f || f->nets == FieldNets::kOwn) throw Error("unknown request field (see docs/api.md)", "", key);
+    if (is_transformer && f->nets == FieldNets::kCnn)
       throw Error("applies to CNN specs only; a transformer takes the fields of docs/transformer.md", "", key);
-    if (!is_transformer && !f && !is_shared_kernel_field(key))
+    if (!is_transformer && f->nets == FieldNets::kTransformer)
       throw Error("applies to transformer nets only (docs/transformer.md)", "", key);
   }
 }
@@ -415,17 +391,23 @@ void check_fields(const Json& request, bool is_transformer) {
 // A CNN request's field that its command does not use, or that has no effect without another: a
 // warning naming it, rather than an answer that silently leaves it out.
 void warn_unused_fields(const Json& request, Request& r) {
-  for (const RequestField& f : kRequestFields) {
+  for (const FieldSpec& f : field_specs()) {
     if (!request.contains(f.name)) continue;
-    if (f.only_command && r.command != f.only_command)
-      r.warnings.push_back(std::string("unused: '") + f.name + "' applies to the '" + f.only_command +
-                           "' command only; '" + shortened_utf8(r.command, kMaxEchoedNameBytes) + "' ignores it");
-    else if (f.needs && !request.contains(f.needs))
-      r.warnings.push_back(std::string("unused: '") + f.name + "' has no effect without '" + f.needs + "'");
+    if (!f.only_command.empty() && r.command != f.only_command)
+      r.warnings.push_back("unused: '" + f.name + "' applies to the '" + f.only_command + "' command only; '" +
+                           shortened_utf8(r.command, kMaxEchoedNameBytes) + "' ignores it");
+    else if (!f.needs.empty() && !request.contains(f.needs))
+      r.warnings.push_back("unused: '" + f.name + "' has no effect without '" + f.needs + "'");
   }
 }
 
 }  // namespace
+
+std::vector<std::string> request_reader_names() {
+  std::vector<std::string> names;
+  for (const RequestField& f : kRequestFields) names.push_back(f.name);
+  return names;
+}
 
 Request parse_request(const Json& request) {
   if (!request.is_object()) throw Error("a request must be a JSON object", "", "");

@@ -44,10 +44,10 @@ Cluster cluster_of(const Request& r, std::int64_t devices, std::int64_t per_node
 
 // The request's "collective": "auto" (the fastest all-reduce) or "parameter_server" (OptCNN's).
 GradientExchange gradient_exchange(const Request& r) {
-  if (r.collective == "auto") return GradientExchange::kAllReduce;
-  if (r.collective == "parameter_server") return GradientExchange::kParameterServer;
+  if (r.cluster_step.collective == "auto") return GradientExchange::kAllReduce;
+  if (r.cluster_step.collective == "parameter_server") return GradientExchange::kParameterServer;
   throw Error("the search exchanges gradients with 'auto' (the fastest all-reduce) or 'parameter_server' "
-                  "(a server per layer, as OptCNN), got '" + r.collective + "'",
+                  "(a server per layer, as OptCNN), got '" + r.cluster_step.collective + "'",
               "", "collective");
 }
 
@@ -60,7 +60,7 @@ SearchOutcome search(const Request& r, const Network& net, const Cluster& cluste
   const StrategyProblem& p = o.problem;
   // The search minimises Equation 1; with "overlap": true each strategy's step is then priced
   // with its exchanges overlapping the backward pass, as a runtime that overlaps them runs it.
-  const bool overlap = r.overlap_given && r.overlap;
+  const bool overlap = r.cluster_step.overlap_given && r.cluster_step.overlap;
   auto step_ms = [&](const std::vector<int>& choice) {
     return overlap ? overlapped_strategy_cost(p, choice) : strategy_cost(p, choice);
   };
@@ -100,15 +100,15 @@ Json config_json(const StrategyConfig& c) { return {{"n", c.n}, {"c", c.c}, {"h"
 
 Json search_response(const Request& r, std::vector<std::string>& warnings) {
   if (!r.has_net) throw Error("is required for command 'search'", "", "net");
-  const std::int64_t devices = r.devices > 0 ? r.devices : 16;
-  const std::int64_t per_node = r.devices_per_node > 0 ? r.devices_per_node
+  const std::int64_t devices = r.search.devices > 0 ? r.search.devices : 16;
+  const std::int64_t per_node = r.search.devices_per_node > 0 ? r.search.devices_per_node
                         : r.scenario.has_cluster ? r.scenario.cluster.devices_per_node : 4;
   if (devices > kMaxSearchDevices)
     throw Error("the search handles up to " + std::to_string(kMaxSearchDevices) + " devices", "", "devices");
   // Fewer devices than a node holds is a part of one node (the page's 4 per node with 2 devices);
   // said, since a number far past the devices is more likely a slip than a node of that size.
-  if (r.devices_per_node > devices)
-    warnings.push_back("devices_per_node: " + std::to_string(r.devices_per_node) + " is more than the " +
+  if (r.search.devices_per_node > devices)
+    warnings.push_back("devices_per_node: " + std::to_string(r.search.devices_per_node) + " is more than the " +
                        std::to_string(devices) + " devices searched; they are priced as " + std::to_string(devices) +
                        " devices of one node");
   const Dim per_device = r.scenario.batch_size;
@@ -152,7 +152,7 @@ Json search_response(const Request& r, std::vector<std::string>& warnings) {
   Json out = {{"ok", true}, {"command", "search"}, {"net", {{"name", r.scenario.spec.name}}},
           {"device", r.scenario.device.name}, {"profile", r.scenario.profile->name},
           {"devices", devices}, {"devices_per_node", std::min(devices, per_node)},
-          {"overlap", r.overlap_given && r.overlap},
+          {"overlap", r.cluster_step.overlap_given && r.cluster_step.overlap},
           {"batch_per_device", per_device}, {"global_batch", global_batch},
           {"step_ms", o.layerwise.cost_ms}, {"data_parallel_step_ms", o.data_parallel_ms},
           {"model_parallel_step_ms", o.model_parallel_ms}, {"one_weird_trick_step_ms", o.one_weird_trick_ms},

@@ -6,14 +6,14 @@ namespace paleo {
 namespace {
 
 Json setup_json(const TrainSetup& setup, const Request& r) {
-  const double steps = epoch_steps(static_cast<double>(r.dataset_samples), r.epochs, setup.samples_per_step);
+  const double steps = epoch_steps(static_cast<double>(r.train.dataset_samples), r.train.epochs, setup.samples_per_step);
   const TimeToTrain t =
-      time_to_train(steps, setup.step_ms, static_cast<double>(setup.devices), r.price.usd_per_device_hour);
+      time_to_train(steps, setup.step_ms, static_cast<double>(setup.devices), r.train.price.usd_per_device_hour);
   Json j = {{"setup", setup.name}, {"devices", setup.devices},
             {"scheme", setup.scheme.empty() ? Json() : Json(setup.scheme)},
             {"samples_per_step", setup.samples_per_step}, {"step_ms", setup.step_ms}, {"steps", t.steps},
             {"time_s", t.time_s}, {"time_days", t.time_days}, {"device_hours", t.device_hours}};
-  if (r.price.usd_per_device_hour > 0) j["cost_usd"] = t.cost_usd;
+  if (r.train.price.usd_per_device_hour > 0) j["cost_usd"] = t.cost_usd;
   return j;
 }
 
@@ -41,18 +41,18 @@ TrainSetup cluster_setup(const ClusterStep& step) {
 }
 
 Json cnn_train_json(const Request& r, const std::vector<TrainSetup>& setups, std::size_t headline_index) {
-  if (r.dataset_samples <= 0) return nullptr;
+  if (r.train.dataset_samples <= 0) return nullptr;
   Json rows = Json::array();
   std::size_t fastest = 0;
   for (const TrainSetup& setup : setups) {
     rows.push_back(setup_json(setup, r));
     if (rows.back()["time_s"].get<double>() < rows[fastest]["time_s"].get<double>()) fastest = rows.size() - 1;
   }
-  Json j = {{"dataset_samples", r.dataset_samples}, {"epochs", r.epochs}};
+  Json j = {{"dataset_samples", r.train.dataset_samples}, {"epochs", r.train.epochs}};
   // The price only when one was given (as a transformer's `train`).
-  if (r.price.usd_per_device_hour > 0) {
-    j["price_per_gpu_hour"] = r.price.usd_per_device_hour;
-    if (!r.price.key.empty()) j["price_key"] = r.price.key;
+  if (r.train.price.usd_per_device_hour > 0) {
+    j["price_per_gpu_hour"] = r.train.price.usd_per_device_hour;
+    if (!r.train.price.key.empty()) j["price_key"] = r.train.price.key;
   }
   // Indices into `setups`: the setup the response's own step is, and the one of the least time.
   j["headline_index"] = headline_index;

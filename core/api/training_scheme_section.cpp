@@ -133,12 +133,12 @@ Json training_scheme_json(const Request& r, std::vector<std::string>& warnings) 
   ClusterOptions options = cluster_options(r);
   options.find_max_batch = false;  // the scheme prices the request's batch; no search for the largest that fits
   NetworkPricer pricer(r.scenario);
-  const SchemeStep st = training_scheme_step(r.scenario, options, r.training_scheme, pricer);
-  Json j = step_json(st, r.training_scheme);
+  const SchemeStep st = training_scheme_step(r.scenario, options, r.scheme.training_scheme, pricer);
+  Json j = step_json(st, r.scheme.training_scheme);
   warnings.insert(warnings.end(), st.warnings.begin(), st.warnings.end());
-  if (r.scheme_comparison) {
+  if (r.scheme.comparison) {
     Json sweeps = Json::array();
-    for (const SchemeSweep& sw : scheme_comparison(r.scenario, options, r.training_scheme.jitter, pricer)) {
+    for (const SchemeSweep& sw : scheme_comparison(r.scenario, options, r.scheme.training_scheme.jitter, pricer)) {
       Json points = Json::array();
       for (const ComparisonPoint& p : sw.points)
         points.push_back({{"nodes", p.nodes}, {"workers", p.workers}, {"step_ms", p.step_ms},

@@ -1,5 +1,6 @@
 #include "core/api/transformer_request.h"
 
+#include "core/api/command_registry.h"
 #include "core/api/price_field.h"
 #include "core/api/serving_request.h"
 #include "core/base/checked_math.h"
@@ -127,8 +128,9 @@ TransformerRequest parse_transformer_request(const Json& given, const Device& de
   }
   if (request.contains("schedule")) {
     o.schedule = read_string(request, "schedule", "");
-    if (o.schedule != "gpipe" && o.schedule != "1f1b")
-      throw Error("must be \"gpipe\" or \"1f1b\" (interleaved: 1f1b with virtual_stages > 1)", "", "schedule");
+    if (!is_allowed("schedule", o.schedule))
+      throw Error("must be " + allowed_alternatives("schedule") + " (interleaved: 1f1b with virtual_stages > 1)", "",
+                  "schedule");
   }
   if (request.contains("recompute")) o.recompute = parse_recompute(read_string(request, "recompute", ""), "recompute");
   if (request.contains("zero")) o.zero = static_cast<int>(read_count_field(request, "zero", 0, 3));
@@ -139,7 +141,7 @@ TransformerRequest parse_transformer_request(const Json& given, const Device& de
   if (request.contains("fused_cross_entropy")) o.fused_cross_entropy = read_flag(request, "fused_cross_entropy");
   if (request.contains("optimizer")) {
     const std::string opt = read_string(request, "optimizer", "");
-    if (opt != "sgd" && opt != "momentum" && opt != "adam") throw Error("must be \"sgd\", \"momentum\" or \"adam\"", "", "optimizer");
+    if (!is_allowed("optimizer", opt)) throw Error("must be " + allowed_alternatives("optimizer"), "", "optimizer");
     o.optimizer = opt == "adam" ? Optimizer::kAdam : opt == "momentum" ? Optimizer::kMomentum : Optimizer::kSgd;
   }
   if (request.contains("train_tokens")) {

@@ -68,71 +68,262 @@ export interface ClusterSpec {
   nics_per_node?: number;
 }
 
-export type ConvAlgorithm = 'gemm' | 'precomp_gemm' | 'fft' | 'fft_tiling' | 'winograd' | 'auto';
-export type Collective =
-  | 'ring' | 'recursive_doubling' | 'rabenseifner' | 'binomial_tree' | 'double_binary_tree'
-  | 'parameter_server' | 'sharded_parameter_server' | 'hierarchical' | 'auto';
-
-export type Command = 'estimate' | 'simulate' | 'layers' | 'summary' | 'collective' | 'search' | 'plan' | 'inference' |
-  'validate' | 'calibrate' | 'presets' | 'version';
-
-/** The common fields of a request (docs/api.md, "Request"); the core rejects unknown fields. */
-export interface RequestFields {
-  profile?: 'paleo2017' | 'paleo2026';
-  net?: Net;
-  device?: string | DeviceSpec;
-  interconnect?: string | InterconnectSpec;
-  /** The name of `interconnect` before API 0.2, still read. */
-  network?: string | InterconnectSpec;
-  software?: string;
-  ppp_comp?: number;
-  ppp_comm?: number;
-  batch_size?: number;
-  conv_algorithm?: ConvAlgorithm;
-  workspace_limit_bytes?: number;
-  fetch_bandwidth_gb_per_s?: number;
-  use_pipeline?: boolean;
-  parallel?: 'data' | 'model' | 'hybrid';
-  workers?: number[];
-  scaling?: ('weak' | 'strong')[];
-  hybrid_workers?: number;
-  roofline?: boolean;
-  input_gradient?: boolean;
-  /** How activations are stored; 'nchw' adds cuDNN's layout conversions around tensor-core convolutions (software eras). */
-  memory_format?: 'nhwc' | 'nchw';
-  /** step (default): a framework's step; kernel: kernels timed back to back (docs/api.md). */
-  timing?: 'step' | 'kernel';
-  precision?: 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | Record<string, string>;
-  software_era?: string;
-  efficiency?: Partial<Record<'matmul_ceiling' | 'conv_ceiling' | 'tile' | 'short_k' | 'vector_ceiling' | 'winograd_ceiling' |
-    'memory_fraction' | 'kernel_overhead_ms' | 'step_overhead_ms' | 'message_overhead_ms' | 'misaligned_tensor_core' |
-    'unfused_conv_bias' | 'pooling_efficiency' | 'launch_interval_ms' | 'wave_quantization' | 'odd_tensor_core' | 'simt_tile' |
-    'transfer_serialization', number>>;
-  optimizer?: 'sgd' | 'momentum' | 'adam';
-  cluster?: string | ClusterSpec;
-  nodes?: number;
-  devices_per_node?: number;
-  collective?: Collective;
-  bucket_bytes?: number;
-  /** The stack's collective library (default: the CNN software era's, else `any`). */
-  collective_library?: 'any' | 'nccl_ring' | 'nccl';
-  overlap?: boolean;
-  pipeline?: { stages: number; micro_batches: number; schedule?: 'gpipe' | '1f1b'; split?: number[] };
-  /** `estimate`: samples in one pass over the dataset; adds `train` (time and cost to train). */
-  dataset_samples?: number;
-  /** With `dataset_samples`: passes over the dataset. */
-  epochs?: number;
-  /** US dollars per device-hour, or a price preset key; adds `cost_usd` to `train`. */
-  price_per_gpu_hour?: number | string;
-  /** The `search` command: devices in all. */
-  devices?: number;
-  /** With a `cluster`: how the data-parallel step is synchronised (docs/training-schemes.md). */
-  training_scheme?: TrainingScheme;
-  /** With a `cluster`: `training_scheme` gains `comparison`, six schemes on 1, 2, 4, ... nodes. */
-  scheme_comparison?: boolean;
-  /** `layers` and `estimate` of a CNN gain `work_depth`. */
-  work_depth?: boolean;
+/** A CNN's pipeline (docs/cluster.md). */
+export interface PipelineSpec {
+  stages: number;
+  micro_batches: number;
+  schedule?: 'gpipe' | '1f1b';
+  split?: number[];
 }
+
+/** Overrides of single kernel-efficiency parameters of the software era (docs/model.md). */
+export type Efficiency = Partial<Record<'matmul_ceiling' | 'fp8_matmul_ceiling' | 'conv_ceiling' | 'tile' | 'short_k' |
+  'vector_ceiling' | 'winograd_ceiling' | 'memory_fraction' | 'kernel_overhead_ms' | 'step_overhead_ms' |
+  'message_overhead_ms' | 'misaligned_tensor_core' | 'unfused_conv_bias' | 'pooling_efficiency' | 'launch_interval_ms' |
+  'wave_quantization' | 'odd_tensor_core' | 'simt_tile' | 'transfer_serialization', number>>;
+
+/** Number formats by role: compute, activations, params, master_weights, optimizer_state, gradients, grad_reduce. */
+export type PrecisionFormats = Record<string, string>;
+
+// BEGIN request fields: generated from {"command": "schema"} by scripts/gen_from_schema.mjs
+export type ConvAlgorithm = 'gemm' | 'precomp_gemm' | 'fft' | 'fft_tiling' | 'winograd' | 'auto';
+export type Collective = 'auto' | 'ring' | 'recursive_doubling' | 'rabenseifner' | 'binomial_tree' | 'double_binary_tree' | 'parameter_server' | 'sharded_parameter_server' | 'hierarchical';
+export type Command = 'estimate' | 'simulate' | 'layers' | 'summary' | 'collective' | 'search' | 'plan' | 'inference' | 'validate' | 'calibrate' | 'presets' | 'version' | 'schema';
+
+/** Every request field but `command` (docs/api.md, "Request"); the core rejects unknown fields. */
+export interface RequestFields {
+  /** model profile: the set of modelling choices; default: "paleo2026"; commands: estimate, layers, summary, simulate, search, collective. */
+  profile?: 'paleo2017' | 'paleo2026';
+  /** device preset key or object (default TITAN_X for a CNN, H100_SXM for a transformer); commands: estimate, layers, simulate, search, collective, plan, inference. */
+  device?: string | DeviceSpec;
+  /** PALEO's interconnect between workers: preset key or {name, bandwidth_gbit_per_s}; default: "ethernet"; commands: estimate, layers, simulate. */
+  interconnect?: string | InterconnectSpec;
+  /** the name of "interconnect" before API 0.2; commands: estimate, layers, simulate. */
+  network?: string | InterconnectSpec;
+  /** software preset: sets ppp_comp and ppp_comm; commands: estimate, layers, simulate, search. */
+  software?: string;
+  /** platform percent of peak for computation and local memory; unit: fraction; default: 1; commands: estimate, layers, simulate, search. */
+  ppp_comp?: number;
+  /** platform percent of peak for the network; unit: fraction; default: 1; commands: estimate, layers, simulate, search. */
+  ppp_comm?: number;
+  /** cluster preset key or object; default: the device's node preset when nodes or devices_per_node is given; commands: estimate, layers, search, collective, plan, inference. */
+  cluster?: string | ClusterSpec;
+  /** nodes of the cluster (default: the cluster's); commands: estimate, layers, search, collective, plan, inference. */
+  nodes?: number;
+  /** devices per node of the cluster, or of the search (default: the cluster's); commands: estimate, layers, search, collective, plan, inference. */
+  devices_per_node?: number;
+  /** devices in all: the search's, or a transformer's cluster; commands: search, estimate, layers, plan, inference. */
+  devices?: number;
+  /** convolution algorithm; auto: the fastest that fits workspace_limit_bytes; default: "gemm"; commands: estimate, layers, simulate, search. */
+  conv_algorithm?: ConvAlgorithm;
+  /** workspace limit of conv_algorithm auto; unit: bytes; default: 4294967296; commands: estimate, layers, simulate, search. */
+  workspace_limit_bytes?: number;
+  /** bandwidth of activation fetches between model-parallel splits (default: device memory's); unit: GB/s; commands: estimate, layers, simulate, search. */
+  fetch_bandwidth_gb_per_s?: number;
+  /** per layer max(comp, comm) instead of their sum; default: false; commands: estimate, layers, simulate, search. */
+  use_pipeline?: boolean;
+  /** the simulation's parallelism; default: "data"; commands: simulate. */
+  parallel?: 'data' | 'model' | 'hybrid';
+  /** worker counts of the data-parallel simulation; default: [1,2,4,8,16,32,64,128]; commands: simulate, estimate. */
+  workers?: number | number[];
+  /** weak and/or strong scaling, in that order; default: ["weak","strong"]; commands: simulate, estimate. */
+  scaling?: 'weak' | 'strong' | ('weak' | 'strong')[];
+  /** workers of the hybrid simulation; default: 1; commands: simulate. */
+  hybrid_workers?: number;
+  /** the gradient all-reduce algorithm; default: "auto"; commands: estimate. */
+  collective?: Collective;
+  /** gradient bucket size (PyTorch DDP's 25 MiB); 0: one bucket per layer; unit: bytes; default: 26214400; commands: estimate. */
+  bucket_bytes?: number;
+  /** the stack's collective library (default: the era's, else any); commands: estimate. */
+  collective_library?: 'any' | 'nccl_ring' | 'nccl';
+  /** the weight update's state and traffic (default: sgd for a CNN, adam for a transformer); commands: estimate, layers, plan, inference. */
+  optimizer?: 'sgd' | 'momentum' | 'adam';
+  /** {stages, micro_batches, schedule, split}: a CNN's pipeline; commands: estimate. */
+  pipeline?: PipelineSpec;
+  /** gradient sync overlapped with the backward pass (search: false unless given); default: true; commands: estimate, search, plan. */
+  overlap?: boolean;
+  /** each pass takes max(compute, memory) instead of their sum; default: false; commands: estimate, layers, simulate, search. */
+  roofline?: boolean;
+  /** how the data-parallel step is synchronised on the cluster; commands: estimate. */
+  training_scheme?: TrainingScheme;
+  /** add each layer's work, depth and parallelism; default: false; commands: estimate, layers. */
+  work_depth?: boolean;
+  /** add schemes compared over node counts; default: false; commands: estimate. */
+  scheme_comparison?: boolean;
+  /** layers fed by the input also compute its gradient; default: false; commands: estimate, layers, simulate, search. */
+  input_gradient?: boolean;
+  /** how activations are stored; default: "nhwc"; commands: estimate, layers, simulate, search. */
+  memory_format?: 'nhwc' | 'nchw';
+  /** a framework's step, or kernels back to back; default: "step"; commands: estimate, layers, simulate, search. */
+  timing?: 'step' | 'kernel';
+  /** samples in one pass over the dataset; adds train (time and cost to train); unit: samples; commands: estimate. */
+  dataset_samples?: number;
+  /** passes over the dataset; default: 1; commands: estimate. */
+  epochs?: number;
+  /** a device-hour's price, or a price preset key; adds cost_usd to train (inference: the cost of a million output tokens); unit: USD per device-hour; commands: estimate, plan, inference. */
+  price_per_gpu_hour?: number | string;
+  /** the collective operation; default: "allreduce"; commands: collective. */
+  op?: 'allreduce' | 'reducescatter' | 'allgather' | 'broadcast' | 'alltoall';
+  /** the collective's algorithm; default: "auto"; commands: collective. */
+  algorithm?: 'auto' | 'ring' | 'recursive_doubling' | 'rabenseifner' | 'binomial_tree' | 'double_binary_tree' | 'parameter_server' | 'sharded_parameter_server' | 'pairwise' | 'hierarchical';
+  /** the vector each process holds; unit: bytes; default: 0; commands: collective. */
+  bytes?: number;
+  /** link preset key or {latency_us, bandwidth_gb_per_s}, unless a cluster is given; commands: collective. */
+  link?: string | LinkSpec;
+  /** parameter servers (sharded_parameter_server); default: 1; commands: collective. */
+  servers?: number;
+  /** net preset key, a network spec, an imported net, or a transformer; commands: estimate, layers, summary, simulate, search, plan, inference. */
+  net?: string | Net;
+  /** per-worker batch (default: the spec's); a transformer's inference batch (default 1); unit: samples; commands: estimate, layers, summary, simulate, search, inference. */
+  batch_size?: number;
+  /** number formats: fp32, tf32, fp16, bf16, fp8 or an object of formats (default fp32 for a CNN, bf16 for a transformer); commands: estimate, layers, simulate, search, plan, inference, calibrate. */
+  precision?: string | PrecisionFormats;
+  /** software era pricing each kernel (default: the era of the device's generation); commands: estimate, layers, simulate, search, plan, inference, calibrate. */
+  software_era?: string;
+  /** overrides single parameters of the era's kernel efficiency; commands: estimate, layers, simulate, search, plan, inference, calibrate. */
+  efficiency?: Efficiency;
+  /** tokens per sequence (default: the model's); unit: tokens; commands: estimate, layers, plan, inference. */
+  seq_len?: number;
+  /** sequences per step (default: dp x micro_batch); unit: sequences; commands: estimate, layers, plan, inference. */
+  global_batch?: number;
+  /** sequences per micro-batch per replica; unit: sequences; default: 1; commands: estimate, layers, plan, inference. */
+  micro_batch?: number;
+  /** tensor parallelism; default: 1; commands: estimate, layers, plan, inference. */
+  tp?: number;
+  /** pipeline parallelism; default: 1; commands: estimate, layers, plan, inference. */
+  pp?: number;
+  /** data-parallel replicas (default: devices / (tp pp cp)); commands: estimate, layers, plan, inference. */
+  dp?: number;
+  /** context parallelism; default: 1; commands: estimate, layers, plan, inference. */
+  cp?: number;
+  /** expert parallelism; default: 1; commands: estimate, layers, plan, inference. */
+  ep?: number;
+  /** interleaved 1F1B chunks per device (an era may say auto); default: 1; commands: estimate, layers, plan, inference. */
+  virtual_stages?: number;
+  /** sequence parallelism under TP; default: false; commands: estimate, layers, plan, inference. */
+  sequence_parallel?: boolean;
+  /** pipeline schedule (interleaved: 1f1b with virtual_stages > 1); default: "1f1b"; commands: estimate, layers, plan, inference. */
+  schedule?: 'gpipe' | '1f1b';
+  /** activation recomputation (an era may choose it); default: "none"; commands: estimate, layers, plan, inference. */
+  recompute?: 'none' | 'selective' | 'selective_op' | 'full';
+  /** ZeRO stage (3 = FSDP); default: 0; commands: estimate, layers, plan, inference. */
+  zero?: 0 | 1 | 2 | 3;
+  /** attention kernel; default: "flash"; commands: estimate, layers, plan, inference. */
+  attention?: 'flash' | 'materialized';
+  /** ZeRO 3: gather each layer's weights again for its backward; default: true; commands: estimate, layers, plan, inference. */
+  reshard_after_forward?: boolean;
+  /** fp8: keep a cached fp8 copy of every weight; default: true; commands: estimate, layers, plan, inference. */
+  fp8_weight_copy?: boolean;
+  /** the loss in one fused kernel on the logits; default: true; commands: estimate, layers, plan, inference. */
+  fused_cross_entropy?: boolean;
+  /** tokens to train on; adds train (time and cost to train); unit: tokens; commands: estimate. */
+  train_tokens?: number;
+  /** prompt tokens (default: seq_len); unit: tokens; commands: inference. */
+  prompt_len?: number;
+  /** tokens generated; unit: tokens; default: 128; commands: inference. */
+  generate_len?: number;
+  /** candidate layouts returned; default: 10; commands: plan. */
+  top?: number;
+  /** requests in flight per replica under continuous batching (default: batch_size); unit: requests; commands: inference. */
+  concurrency?: number;
+  /** requests per second over all replicas; the concurrency is solved for it; unit: requests/s; commands: inference. */
+  request_rate?: number;
+  /** the KV cache's number format (default: the activations'); commands: inference. */
+  kv_cache_dtype?: string;
+  /** the share of device memory the engine takes; unit: fraction; default: 0.9; commands: inference. */
+  gpu_memory_utilization?: number;
+  /** tokens per KV-cache block; unit: tokens; default: 16; commands: inference. */
+  block_size?: number;
+  /** chunked prefill's chunk (default: whole prompts); unit: tokens; commands: inference. */
+  max_num_batched_tokens?: number;
+  /** the share of each prompt found in the prefix cache; unit: fraction; default: 0; commands: inference. */
+  prefix_cache_hit_rate?: number;
+  /** speculative decoding: {draft_tokens, acceptance_rate, draft_net}; commands: inference. */
+  speculative?: Record<string, unknown>;
+  /** adds the most load whose time per output token meets it; unit: ms; commands: inference. */
+  tpot_target_ms?: number;
+  /** adds the most load whose time to first token meets it; unit: ms; commands: inference. */
+  ttft_target_ms?: number;
+  /** only the validation cases of this family (default: all); commands: validate. */
+  family?: string;
+  /** measured times: a list, or CSV text; commands: calibrate. */
+  measurements?: unknown[] | string;
+  /** the request each measurement's fields are laid over; commands: calibrate. */
+  request?: Record<string, unknown>;
+  /** measurements held out of the fit: "alternate" or a fraction in (0, 1); unit: fraction; commands: calibrate. */
+  holdout?: string | number;
+  /** the kernel-efficiency parameters fitted (default: by net kind); commands: calibrate. */
+  parameters?: unknown[];
+  /** the fit's robust loss; default: "soft_l1"; commands: calibrate. */
+  loss?: 'linear' | 'soft_l1' | 'huber';
+  /** the robust loss's scale, from 1e-4 to 10; commands: calibrate. */
+  loss_scale?: number;
+  /** the fit's evaluations at most, from 1 to 100000; commands: calibrate. */
+  max_evaluations?: number;
+}
+
+/** The `training_scheme` request field (docs/api.md); an unknown member is an error. */
+export interface TrainingScheme {
+  /** how workers wait for each other; default: "sync". */
+  consistency?: 'sync' | 'ssp' | 'async';
+  /** SSP's bound on how far a worker runs ahead; unit: steps. */
+  staleness?: number;
+  /** workers' step-time spread: none, normal:CV or lognormal:CV; default: "none". */
+  jitter?: Jitter;
+  /** one worker that much slower; unit: fraction. */
+  slow_worker?: number;
+  /** gradient compression (docs/training-schemes.md); default: "none". */
+  compression?: Compression;
+  /** how gradients are exchanged; default: "allreduce". */
+  exchange?: 'allreduce' | 'parameter_server';
+  /** the parameter servers' layout; default: "single". */
+  server_layout?: 'single' | 'sharded' | 'hierarchical';
+  /** parameter servers. */
+  servers?: number;
+  /** what workers push to the servers; default: "gradients". */
+  push?: 'gradients' | 'weights';
+  /** Project Adam's offload of fully-connected gradients; default: false. */
+  offload_fc?: boolean;
+  /** model averaging between steps; default: "none". */
+  averaging?: 'none' | 'local_sgd' | 'elastic' | 'gossip' | 'ensemble';
+  /** steps between averagings; unit: steps. */
+  averaging_every?: number;
+  /** peers each worker averages with (gossip). */
+  gossip_peers?: number;
+  /** batch-norm statistics; default: "local". */
+  batch_norm?: 'local' | 'global';
+}
+
+/** The fields each command reads. */
+export interface CommandFields {
+  /** a step's time per layer and in total, with the cluster, scaling and time to train asked for. */
+  estimate: Pick<RequestFields, 'profile' | 'device' | 'interconnect' | 'network' | 'software' | 'ppp_comp' | 'ppp_comm' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'conv_algorithm' | 'workspace_limit_bytes' | 'fetch_bandwidth_gb_per_s' | 'use_pipeline' | 'workers' | 'scaling' | 'collective' | 'bucket_bytes' | 'collective_library' | 'optimizer' | 'pipeline' | 'overlap' | 'roofline' | 'training_scheme' | 'work_depth' | 'scheme_comparison' | 'input_gradient' | 'memory_format' | 'timing' | 'dataset_samples' | 'epochs' | 'price_per_gpu_hour' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'fp8_weight_copy' | 'fused_cross_entropy' | 'train_tokens'>;
+  /** the original's data-, model- or hybrid-parallel simulation of a CNN. */
+  simulate: Pick<RequestFields, 'profile' | 'device' | 'interconnect' | 'network' | 'software' | 'ppp_comp' | 'ppp_comm' | 'conv_algorithm' | 'workspace_limit_bytes' | 'fetch_bandwidth_gb_per_s' | 'use_pipeline' | 'parallel' | 'workers' | 'scaling' | 'hybrid_workers' | 'roofline' | 'input_gradient' | 'memory_format' | 'timing' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency'>;
+  /** each layer's shapes, work and time on one device. */
+  layers: Pick<RequestFields, 'profile' | 'device' | 'interconnect' | 'network' | 'software' | 'ppp_comp' | 'ppp_comm' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'conv_algorithm' | 'workspace_limit_bytes' | 'fetch_bandwidth_gb_per_s' | 'use_pipeline' | 'optimizer' | 'roofline' | 'work_depth' | 'input_gradient' | 'memory_format' | 'timing' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'fp8_weight_copy' | 'fused_cross_entropy'>;
+  /** each layer's output shape and parameters, without a device. */
+  summary: Pick<RequestFields, 'profile' | 'net' | 'batch_size'>;
+  /** the time of one collective operation on a link or cluster. */
+  collective: Pick<RequestFields, 'profile' | 'device' | 'cluster' | 'nodes' | 'devices_per_node' | 'op' | 'algorithm' | 'bytes' | 'link' | 'servers'>;
+  /** the fastest layer-wise parallelization of a CNN over devices. */
+  search: Pick<RequestFields, 'profile' | 'device' | 'software' | 'ppp_comp' | 'ppp_comm' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'conv_algorithm' | 'workspace_limit_bytes' | 'fetch_bandwidth_gb_per_s' | 'use_pipeline' | 'overlap' | 'roofline' | 'input_gradient' | 'memory_format' | 'timing' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency'>;
+  /** a transformer's layouts that fit, fastest first. */
+  plan: Pick<RequestFields, 'device' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'optimizer' | 'overlap' | 'price_per_gpu_hour' | 'net' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'fp8_weight_copy' | 'fused_cross_entropy' | 'top'>;
+  /** a transformer's prefill and decode times. */
+  inference: Pick<RequestFields, 'device' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'optimizer' | 'price_per_gpu_hour' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'fp8_weight_copy' | 'fused_cross_entropy' | 'prompt_len' | 'generate_len' | 'concurrency' | 'request_rate' | 'kv_cache_dtype' | 'gpu_memory_utilization' | 'block_size' | 'max_num_batched_tokens' | 'prefix_cache_hit_rate' | 'speculative' | 'tpot_target_ms' | 'ttft_target_ms'>;
+  /** the estimates of the validation cases against their published measurements. */
+  validate: Pick<RequestFields, 'family'>;
+  /** kernel-efficiency parameters fitted to measured times. */
+  calibrate: Pick<RequestFields, 'precision' | 'software_era' | 'efficiency' | 'measurements' | 'request' | 'holdout' | 'parameters' | 'loss' | 'loss_scale' | 'max_evaluations'>;
+  /** the preset nets, devices, clusters, eras and names a request may use. */
+  presets: Record<string, never>;
+  /** the core's version and its model profiles. */
+  version: Record<string, never>;
+  /** this description of every command and its fields. */
+  schema: Record<string, never>;
+}
+// END request fields
 
 /** Jitter of the workers' step times: `none`, `normal:CV` or `lognormal:CV`. */
 export type Jitter = 'none' | `normal:${number}` | `lognormal:${number}`;
@@ -142,28 +333,7 @@ export type Compression =
   | 'none' | 'fp32' | 'fp16' | 'bf16' | 'onebit' | 'ternary' | `qsgd:${number}` | `qsgd:${number}:${number}`
   | `threshold:${number}` | `topk:${number}` | `powersgd:${number}` | 'sfb';
 
-/** The `training_scheme` request field (docs/api.md); an unknown member is an error. */
-export interface TrainingScheme {
-  consistency?: 'sync' | 'ssp' | 'async';
-  /** SSP's bound: an integer >= 0. */
-  staleness?: number;
-  jitter?: Jitter;
-  /** One worker that much slower, a fraction >= 0. */
-  slow_worker?: number;
-  compression?: Compression;
-  exchange?: 'allreduce' | 'parameter_server';
-  server_layout?: 'single' | 'sharded' | 'hierarchical';
-  servers?: number;
-  push?: 'gradients' | 'weights';
-  /** Project Adam's offload of fully-connected gradients. */
-  offload_fc?: boolean;
-  averaging?: 'none' | 'local_sgd' | 'elastic' | 'gossip' | 'ensemble';
-  averaging_every?: number;
-  gossip_peers?: number;
-  batch_norm?: 'local' | 'global';
-}
-
-/** Transformer and other commands' fields (docs/api.md, "Transformers", "collective", ...). */
+/** Any other member: RequestFields types every field of this version; the core rejects a field it does not know. */
 export interface OtherFields {
   [field: string]: unknown;
 }
@@ -342,7 +512,7 @@ export interface EstimateResponse {
   net: { name: string; batch_size: number; layer_count: number };
   device: DeviceSpec & { key?: string };
   profile: string;
-  ppp_comp?: number;
+  ppp_comp?: string;
   ppp_comm?: number;
   layers: LayerResult[];
   totals: Totals;

@@ -24,6 +24,7 @@ import { sharedFieldInput } from './error_inputs.js';
 import { CalibrationPanel } from './calibration_panel.js';
 import { appliedProfile } from './calibration_request.js';
 import { transformerRequest } from './transformer_request.js';
+import { fillSchemaSelects } from './schema_selects.js';
 
 const $ = (id) => document.getElementById(id);
 let presets = null;
@@ -502,11 +503,14 @@ function currentEmbedSnippet() {
 
 async function start() {
   performance.mark('paleo-start');
-  const [presetsResponse, versionResponse] = await Promise.all([firstPresets, call({ command: 'version' })]);
+  // The schema: the core's request fields, their values and its version.
+  const [presetsResponse, schema] = await Promise.all([firstPresets, call({ command: 'schema' })]);
   if (!presetsResponse.ok) throw new Error(presetsResponse.error.message);
+  if (!schema.ok) throw new Error(schema.error.message);
   presets = presetsResponse;
   performance.mark('paleo-module-ready');
-  populate(versionResponse.version);
+  fillSchemaSelects(schema, $);
+  populate(schema.version);
   performance.mark('paleo-presets-ready');
   accuracy = new AccuracySection({ call, exports });
   search = new SearchPanel({ call, cancel: (key) => core.cancel(key), exports,

@@ -1,0 +1,70 @@
+#pragma once
+// api/: every command of the JSON API and every request field, described once as data. The
+// dispatcher (core/api.h), the known-command list, field checking, the "unused" warnings and the
+// `schema` command's answer all read these tables; a new command or field is a row here.
+#include <string>
+#include <vector>
+
+#include "core/base/json.h"
+
+namespace paleo {
+
+struct Request;
+
+// Which nets a field applies to; a field of the other kind is an error rather than ignored.
+// kOwn: read by its command's own reader (`validate`, `calibrate`), unknown to every other command.
+enum class FieldNets { kAny, kCnn, kTransformer, kOwn };
+
+struct FieldSpec {
+  std::string name;
+  std::string type;     // "string", "integer", "number", "boolean", "object", "array", or alternatives "a|b"
+  std::string unit;     // empty: none (a count, a name)
+  // A closed enumeration of the core (its name table), or empty.
+  std::vector<std::string> (*allowed)() = nullptr;
+  // Preset keys a string may name (the presets' own list; an object is accepted too), or empty.
+  std::vector<std::string> (*preset_keys)() = nullptr;
+  Json default_value;   // null: none, or derived from other fields (`meaning` says how)
+  std::string meaning;  // one line
+  std::vector<std::string> commands;  // the commands that read it
+  FieldNets nets = FieldNets::kAny;
+  // For CNN requests: the one command that uses the field, and a field without which it has no
+  // effect (empty: none); a request breaking either is answered with a warning naming it.
+  std::string only_command;
+  std::string needs;
+  // The members of an object field (training_scheme), each described as a field.
+  std::vector<FieldSpec> members;
+};
+
+// How a command is answered: from the request document itself (it reads its own fields), or
+// from the parsed request; `lists_warnings`: a CNN answer carries the request's `warnings`.
+struct CommandSpec {
+  std::string name;
+  std::string meaning;  // one line
+  Json (*handle_document)(const Json& request) = nullptr;
+  Json (*handle_parsed)(const Request& r, std::vector<std::string>& warnings) = nullptr;
+  bool any_net = false;         // answered the same whatever the net (version, presets)
+  bool lists_warnings = false;  // a CNN answer lists the request's warnings
+};
+
+// In the order of docs/api.md; fields in reading order of their first command.
+const std::vector<CommandSpec>& command_specs();
+const std::vector<FieldSpec>& field_specs();
+
+const CommandSpec* find_command(const std::string& name);
+const FieldSpec* find_field_spec(const std::string& name);
+
+// Whether `value` is one of the allowed values of the field `field` (false for a field with none).
+bool is_allowed(const std::string& field, const std::string& value);
+// The allowed values of `field` as an error lists them: "\"a\", \"b\" or \"c\"".
+std::string allowed_alternatives(const std::string& field);
+
+// "estimate, simulate, ..." for the unknown-command error.
+std::string known_command_list();
+
+// The `schema` command's answer: {"commands": [{name, meaning, fields}], "fields": {name: {...}}}.
+Json schema_json();
+
+// The values of a request's "collective": auto, each flat all-reduce, hierarchical.
+std::vector<std::string> gradient_collective_names();
+
+}  // namespace paleo
