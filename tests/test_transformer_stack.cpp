@@ -234,3 +234,42 @@ TEST_CASE("torchao's float8 keeps no fp8 weights, and an unfused loss holds an f
   const double unfused = answer(request)["memory"]["workspace_bytes"].get<double>();
   CHECK(unfused - torchao["memory"]["workspace_bytes"].get<double>() == Approx(4.0 * 128 * 1024 * 4));
 }
+
+TEST_CASE("tp smallest_that_fits is the first power of two whose explicit estimate fits", "[transformer][defaults]") {
+  // The page's starting layout: 8 H100s, 64 sequences, selective recompute, ZeRO 1; sequence
+  // parallel with tp. The smallest tp is found here by asking for each in turn.
+  for (const char* net : {"llama3_8b", "llama2_13b", "gpt3_13b"}) {
+    INFO(net);
+    Json request = {{"command", "estimate"}, {"net", net}, {"device", "H100_SXM"}, {"nodes", 1},
+                    {"devices_per_node", 8}, {"global_batch", 64}, {"micro_batch", 1}, {"recompute", "selective"},
+                    {"zero", 1}, {"precision", "bf16"}};
+    std::int64_t expected = 0;
+    for (std::int64_t tp = 1; tp <= 8 && expected == 0; tp *= 2) {
+      Json explicit_tp = request;
+      explicit_tp["tp"] = tp;
+      explicit_tp["sequence_parallel"] = tp > 1;
+      if (answer(explicit_tp)["fits"] == true) expected = tp;
+    }
+    REQUIRE(expected > 0);
+    request["tp"] = "smallest_that_fits";
+    const Json r = answer(request);
+    CHECK(r["parallel"]["tp"] == expected);
+    CHECK(r["parallel"]["dp"] == 8 / expected);
+    if (expected > 1) CHECK(r["parallel"]["sequence_parallel"] == true);  // the Hopper stack's default
+    CHECK(r["assumed"]["tp"] == expected);
+    CHECK(r["fits"] == true);
+  }
+  // Where none fits, the largest: Llama 3 70B does not fit 8 H100s at this batch.
+  const Json none = answer({{"command", "estimate"}, {"net", "llama3_70b"}, {"device", "H100_SXM"}, {"nodes", 1},
+                            {"devices_per_node", 8}, {"global_batch", 64}, {"recompute", "selective"}, {"zero", 1},
+                            {"tp", "smallest_that_fits"}});
+  CHECK(none["parallel"]["tp"] == 8);
+  CHECK(none["fits"] == false);
+  // Only an estimate chooses, and dp then follows.
+  const Json plan = paleo::handle_request({{"command", "inference"}, {"net", "llama3_8b"}, {"tp", "smallest_that_fits"}});
+  CHECK(plan["error"]["field"] == "tp");
+  const Json dp = paleo::handle_request({{"command", "estimate"}, {"net", "llama3_8b"}, {"tp", "smallest_that_fits"}, {"dp", 2}});
+  CHECK(dp["error"]["field"] == "dp");
+  const Json bad = paleo::handle_request({{"command", "estimate"}, {"net", "llama3_8b"}, {"tp", "biggest"}});
+  CHECK(bad["error"]["field"] == "tp");
+}

@@ -339,7 +339,9 @@ std::vector<FieldSpec> make_field_specs() {
                     kTransformerCommands, N::kTransformer));
   f.push_back(field("micro_batch", "integer", "sequences", 1, "sequences per micro-batch per replica",
                     kTransformerCommands, N::kTransformer));
-  f.push_back(field("tp", "integer", "", 1, "tensor parallelism", kTransformerCommands, N::kTransformer));
+  f.push_back(field("tp", "integer|string", "", 1,
+                    "tensor parallelism; estimate, layers: \"smallest_that_fits\" chooses the smallest that fits",
+                    kTransformerCommands, N::kTransformer));
   f.push_back(field("pp", "integer", "", 1, "pipeline parallelism", kTransformerCommands, N::kTransformer));
   f.push_back(field("dp", "integer", "", none, "data-parallel replicas (default: devices / (tp pp cp))",
                     kTransformerCommands, N::kTransformer));

@@ -7,6 +7,7 @@
 #include "core/base/error.h"
 #include "core/spec/presets.h"
 #include "core/base/request_limits.h"
+#include "core/base/utf8.h"
 
 namespace paleo {
 namespace {
@@ -44,7 +45,7 @@ const std::vector<std::string>& transformer_request_fields() {
 std::int64_t layout_devices(const Json& request) {
   std::int64_t devices = 1;
   for (const char* field : {"tp", "pp", "cp", "dp"})
-    if (request.contains(field))
+    if (request.contains(field) && !request[field].is_string())  // "smallest_that_fits": chosen within them
       devices = checked_multiply(devices, read_count_field(request, field, 1, kMaxDevices), field, kMaxDevices);
   return devices;
 }
@@ -99,7 +100,19 @@ TransformerRequest parse_transformer_request(const Json& given, const Device& de
   o.seq_len = t.net.config.seq_len;
   if (request.contains("precision")) o.precision = precision_from_json(request["precision"], "precision");
   if (request.contains("seq_len")) o.seq_len = read_count_field(request, "seq_len", 1, 10000000);
-  if (request.contains("tp")) p.tp = read_count_field(request, "tp", 1, 4096);
+  if (request.contains("tp") && request["tp"].is_string()) {
+    if (request["tp"] != "smallest_that_fits")
+      throw Error("must be an integer from 1 to 4096 or \"smallest_that_fits\", got " + echo(request["tp"]), "", "tp");
+    const std::string command = given.value("command", "");
+    if (command != "estimate" && command != "layers")
+      throw Error("\"smallest_that_fits\" is an estimate's choice; '" + shortened_utf8(command, kMaxEchoedNameBytes) +
+                      "' takes a whole number", "", "tp");
+    if (request.contains("dp")) throw Error("\"smallest_that_fits\" gives dp the remaining devices: leave dp out", "", "dp");
+    t.tp_auto = true;
+    t.sequence_parallel_follows_tp = !request.contains("sequence_parallel");
+  } else if (request.contains("tp")) {
+    p.tp = read_count_field(request, "tp", 1, 4096);
+  }
   if (request.contains("pp")) p.pp = read_count_field(request, "pp", 1, 4096);
   if (request.contains("cp")) p.cp = read_count_field(request, "cp", 1, 4096);
   if (request.contains("ep")) p.ep = read_count_field(request, "ep", 1, 65536);

@@ -27,6 +27,10 @@ struct TransformerRequest {
   // ("least_that_fits"), and the interleaving with the least bubble that fits ("auto").
   bool recompute_auto = false;
   bool virtual_stages_auto = false;
+  // "tp": "smallest_that_fits": the estimate chooses tp (and sequence parallelism with it where
+  // the request and its stack leave that open).
+  bool tp_auto = false;
+  bool sequence_parallel_follows_tp = false;
   double train_tokens = 0;          // 0 = not asked
   double price_per_gpu_hour = 0;    // US dollars per device-hour; 0 = unknown
   std::string price_key;            // the price preset it came from, if any

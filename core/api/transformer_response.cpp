@@ -114,9 +114,17 @@ struct ResolvedTraining {
 ResolvedTraining resolve_training(const Request& r) {
   const TransformerRequest& t = r.transformer;
   ResolvedTraining out{t.training, t.assumed};
-  if (!t.recompute_auto && !t.virtual_stages_auto) return out;
-  out.options = resolve_stack_choices(t.net.config, t.training, r.scenario.device, request_cluster(r),
-                                      StackChoices{t.recompute_auto, t.virtual_stages_auto});
+  const StackChoices which{t.recompute_auto, t.virtual_stages_auto};
+  if (t.tp_auto) {
+    out.options = smallest_tp_that_fits(t.net.config, t.training, r.scenario.device, request_cluster(r), which,
+                                        t.sequence_parallel_follows_tp, !t.global_batch_given);
+    out.assumed["tp"] = out.options.parallel.tp;
+    if (t.sequence_parallel_follows_tp) out.assumed["sequence_parallel"] = out.options.parallel.sequence_parallel;
+  } else if (!t.recompute_auto && !t.virtual_stages_auto) {
+    return out;
+  } else {
+    out.options = resolve_stack_choices(t.net.config, t.training, r.scenario.device, request_cluster(r), which);
+  }
   if (t.recompute_auto) out.assumed["recompute"] = recompute_name(out.options.recompute);
   if (t.virtual_stages_auto) out.assumed["virtual_stages"] = out.options.parallel.virtual_stages;
   return out;

@@ -1,5 +1,7 @@
 #include "core/planner/stack_choices.h"
 
+#include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "core/transformer/training_step.h"
@@ -49,6 +51,28 @@ TrainingOptions resolve_stack_choices(const TransformerConfig& c, TrainingOption
   o.recompute = which.recompute ? Recompute::kFull : o.recompute;
   if (which.virtual_stages) o.parallel.virtual_stages = 1;
   return o;
+}
+
+TrainingOptions smallest_tp_that_fits(const TransformerConfig& c, TrainingOptions o, const Device& device,
+                                      const Cluster& cluster, StackChoices which, bool sequence_parallel_follows,
+                                      bool derive_global_batch) {
+  const std::int64_t devices = cluster.devices();
+  std::optional<TrainingOptions> largest;
+  for (std::int64_t tp = 1; tp <= std::max<std::int64_t>(cluster.devices_per_node, 1); tp *= 2) {
+    ParallelLayout p = o.parallel;
+    const std::int64_t model_parallel = tp * p.pp * p.cp;
+    if (c.heads % tp != 0 || devices % model_parallel != 0) continue;
+    TrainingOptions trial = o;
+    trial.parallel.tp = tp;
+    trial.parallel.dp = devices / model_parallel;
+    if (sequence_parallel_follows) trial.parallel.sequence_parallel = tp > 1;
+    if (derive_global_batch) trial.global_batch = trial.parallel.dp * trial.micro_batch;
+    if (trial.global_batch % (trial.parallel.dp * trial.micro_batch) != 0) continue;  // no whole micro-batches
+    trial = resolve_stack_choices(c, trial, device, cluster, which);
+    if (device.memory_bytes <= 0 || estimate_training_memory(c, trial, device.memory_bytes).fits()) return trial;
+    largest = trial;
+  }
+  return largest ? *largest : o;
 }
 
 }  // namespace paleo

@@ -21,4 +21,13 @@ struct StackChoices {
 TrainingOptions resolve_stack_choices(const TransformerConfig& c, TrainingOptions o, const Device& device,
                                       const Cluster& cluster, StackChoices which);
 
+// What a user does first when a model does not fit one GPU: the smallest tensor parallelism
+// (1, 2, 4, ...: dividing the heads and the devices, within a node) whose layout fits, dp taking
+// the remaining devices; sequence parallelism with it where `sequence_parallel_follows` (the
+// request left it to this choice), the global batch dp x micro-batch where `derive_global_batch`;
+// the other choices of `which` made for each. When none fits, the largest such tp.
+TrainingOptions smallest_tp_that_fits(const TransformerConfig& c, TrainingOptions o, const Device& device,
+                                      const Cluster& cluster, StackChoices which, bool sequence_parallel_follows,
+                                      bool derive_global_batch);
+
 }  // namespace paleo

@@ -188,8 +188,8 @@ export interface RequestFields {
   global_batch?: number;
   /** sequences per micro-batch per replica; unit: sequences; default: 1; commands: estimate, layers, plan, inference. */
   micro_batch?: number;
-  /** tensor parallelism; default: 1; commands: estimate, layers, plan, inference. */
-  tp?: number;
+  /** tensor parallelism; estimate, layers: "smallest_that_fits" chooses the smallest that fits; default: 1; commands: estimate, layers, plan, inference. */
+  tp?: number | string;
   /** pipeline parallelism; default: 1; commands: estimate, layers, plan, inference. */
   pp?: number;
   /** data-parallel replicas (default: devices / (tp pp cp)); commands: estimate, layers, plan, inference. */

@@ -1,8 +1,8 @@
 // The layout a transformer starts with, so that picking one shows a sensible estimate at once:
 // the model's sequence length, 64 sequences per step, selective recomputation, ZeRO-1, flash
-// attention, and the smallest tensor parallelism (a power of two that divides the heads and fits
-// in a node; sequence parallel with it) whose estimate fits in memory. The core answers each try
-// (call(request) returns a promise of the response).
+// attention, and the smallest tensor parallelism that fits, which the core chooses
+// ("tp": "smallest_that_fits": a power of two that divides the heads and fits in a node,
+// sequence parallel with it). call(request) returns a promise of the response.
 import { NEWCOMER_HARDWARE, TRANSFORMER_DEFAULTS, transformerNet, transformerRequest } from './transformer_request.js';
 import { CUSTOM_DEVICE } from './custom_device.js';
 
@@ -29,15 +29,9 @@ export async function startingLayout(call, state, { hardware = false, prices = [
   if (!summary.ok) return next;
   const config = summary.model.config;
   next.seq_len = config.seq_len;
-  const devices = next.t_nodes * next.t_per_node;
-  let chosen = null;
-  for (let tp = 1; tp <= next.t_per_node; tp *= 2) {
-    if (config.heads % tp || devices % tp) continue;
-    const layout = { ...next, tp, sequence_parallel: tp > 1 };
-    const estimate = await call(transformerRequest(layout));
-    if (!estimate.ok) continue;
-    chosen = layout;
-    if (estimate.fits) break;
-  }
-  return chosen ?? { ...next, tp: 1, sequence_parallel: false };
+  const { sequence_parallel: _, ...request } = transformerRequest(next);
+  const estimate = await call({ ...request, tp: 'smallest_that_fits' });
+  if (!estimate.ok) return { ...next, tp: 1, sequence_parallel: false };
+  const tp = estimate.parallel.tp;
+  return { ...next, tp, sequence_parallel: tp > 1 && estimate.parallel.sequence_parallel };
 }
