@@ -283,3 +283,17 @@ test('the transformer view fits a phone-width screen', async () => {
   await assertNoAxeViolations(page, 'the transformer view on a phone');
   await page.close();
 });
+
+test('"the stack\'s default" sends no field, and the answer names what the stack chose', async () => {
+  const page = await llama();
+  await afterUpdate(page, () => page.selectOption('#recompute', { index: 0 }));
+  assert.equal(await page.locator('#recompute').inputValue(), '');
+  const { requests, transformer } = await result(page);
+  assert.equal('recompute' in requests.estimate, false);
+  assertClose(transformer, cliApi(requests.estimate), 1e-12);
+  // Megatron-Core on Hopper recomputes the least that fits.
+  assert.ok(['none', 'selective', 'full'].includes(transformer.assumed.recompute));
+  const warned = await page.locator('#t-warnings li').allTextContents();
+  assert.ok(warned.some((w) => w.startsWith('assumed the defaults of')), warned.join('\n'));
+  await page.close();
+});

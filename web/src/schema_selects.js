@@ -31,6 +31,10 @@ function spec(schema, field) {
 
 // Selects whose default the page sends as no field at all: the core's default is the option ''.
 const DEFAULT_AS_EMPTY = new Set(['memory_format', 'timing']);
+// Transformer choices a software era's stack makes where a request is silent (its "defaults":
+// docs/transformer.md): a first option '' sends nothing, and the answer's `assumed` says what the
+// stack chose.
+const STACK_DEFAULT = new Set(['recompute']);
 
 // The [value, label] entries of a field's select, in the page's order, then any the page has no label for.
 export function schemaOptions(schema, field) {
@@ -39,7 +43,8 @@ export function schemaOptions(schema, field) {
   const labels = LABELS[field] ?? {};
   const allowed = described.allowed.map(String);
   const ordered = [...Object.keys(labels).filter((v) => allowed.includes(v)), ...allowed.filter((v) => !(v in labels))];
-  return ordered.map((v) => [DEFAULT_AS_EMPTY.has(field) && v === String(described.default) ? '' : v, labels[v] ?? v]);
+  const options = ordered.map((v) => [DEFAULT_AS_EMPTY.has(field) && v === String(described.default) ? '' : v, labels[v] ?? v]);
+  return STACK_DEFAULT.has(field) ? [['', 'the stack\'s default'], ...options] : options;
 }
 
 export function fillSchemaSelects(schema, byId) {

@@ -5,6 +5,7 @@ import { withProfile } from './calibration_request.js';
 
 export const TRANSFORMER_DEFAULTS = {
   config: '', precision: 'bf16', tp: 1, pp: 1, cp: 1, ep: 1, virtual_stages: 1, sequence_parallel: false,
+  // recompute may be '': the software era's stack chooses (the answer's `assumed` says what).
   schedule: '1f1b', seq_len: 0, global_batch: 64, micro_batch: 1, recompute: 'selective', zero: 1, attention: 'flash',
   t_cluster: '', t_nodes: 1, t_per_node: 8, train_btokens: 1000,
   t_software_era: '',  // '': the era of the device's generation
@@ -39,8 +40,9 @@ function hardware(state) {
 export function transformerRequest(state, command = 'estimate') {
   const request = { command, net: transformerNet(state), ...hardware(state), precision: state.precision,
     tp: state.tp, pp: state.pp, cp: state.cp, sequence_parallel: state.sequence_parallel, schedule: state.schedule,
-    micro_batch: state.micro_batch, global_batch: state.global_batch, recompute: state.recompute, zero: state.zero,
-    attention: state.attention };
+    micro_batch: state.micro_batch, global_batch: state.global_batch, attention: state.attention };
+  if (state.recompute !== '') request.recompute = state.recompute;
+  request.zero = state.zero;
   if (state.ep > 1) request.ep = state.ep;
   if (state.virtual_stages > 1) request.virtual_stages = state.virtual_stages;
   if (state.seq_len > 0) request.seq_len = state.seq_len;
