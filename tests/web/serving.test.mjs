@@ -1,28 +1,20 @@
 // End to end in headless Chromium: the transformer view's "Serve" task (docs/serving.md) answers
 // as the native CLI does, field for field, shows its cards and the sweep against the load, and
 // puts an error next to the input that caused it.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, dist, cliApi, assertClose, newPage, afterUpdate, assertNoAxeViolations } from './helpers.mjs';
+import { cliApi, assertClose, newPage, afterUpdate, assertNoAxeViolations, pageSession } from './helpers.mjs';
 import { ms } from '../../web/src/format.js';
 
-let server, browser;
-before(async () => {
-  server = await serve(dist);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const session = pageSession();
 
 // A newcomer's link: Llama 3 70B on one node of 8 H100s, TP 8, served at 32 requests in flight.
 const HASH = '#net=llama3_70b&device=H100_SXM&tp=8&t_nodes=1&t_per_node=8&t_task=serve&s_concurrency=32' +
   '&prompt_len=2048&generate_len=256';
 
 async function open(hash) {
-  const page = await newPage(browser);
-  await page.goto(server.url + '/' + hash);
+  const page = await newPage(session.browser);
+  await page.goto(session.server.url + '/' + hash);
   await page.waitForSelector('body[data-ready=true]');
   await page.waitForFunction(() => window.paleoResult?.transformer?.serving !== undefined);
   return page;
