@@ -124,9 +124,9 @@ void data_parallel_step(const Scenario& s, const ClusterOptions& o, ClusterStep&
   std::vector<double> ms, bytes;
   backward_order(c, 0, c.net.layers.size(), ms, bytes);
   const CollectiveSettings settings = settings_for(s, o);
-  // The all-reduce of the last bucket cannot end before the slowest replica's backward pass has.
+  // The all-reduce of the last bucket cannot end before the slowest server's backward pass has.
   step.straggler_wait_ms = straggler_wait_ms(step.forward_ms + step.backward_ms, s.cost_model().step_jitter_cv(),
-                                             step.cluster.devices());
+                                             step.cluster.nodes);
   for (CollectiveAlgorithm a : sync_algorithms()) {
     SyncOption opt = sync_option(a, step.cluster, settings, ms, bytes, o.bucket_bytes, step.forward_ms, step.update_ms);
     opt.step_no_overlap_ms += step.straggler_wait_ms;

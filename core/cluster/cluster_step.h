@@ -44,7 +44,7 @@ struct ClusterStep {
   Dim micro_batch = 0;
   Dim global_batch = 0;
   double forward_ms = 0, backward_ms = 0, update_ms = 0;  // per device (pipeline: the schedule)
-  // Data parallelism: the expected wait for the slowest replica's compute (straggler.h), in every
+  // Data parallelism: the expected wait for the slowest server's compute (straggler.h), in every
   // option's step.
   double straggler_wait_ms = 0;
   std::vector<SyncOption> options;  // every all-reduce algorithm

@@ -23,9 +23,9 @@ double expected_max_standard_normal(std::int64_t n) {
   return sum * kDx;
 }
 
-double straggler_wait_ms(double compute_ms, double jitter_cv, std::int64_t replicas) {
-  if (!(jitter_cv > 0) || !(compute_ms > 0) || replicas <= 1) return 0;
-  return compute_ms * jitter_cv * expected_max_standard_normal(replicas);
+double straggler_wait_ms(double compute_ms, double jitter_cv, std::int64_t servers) {
+  if (!(jitter_cv > 0) || !(compute_ms > 0) || servers <= 1) return 0;
+  return compute_ms * jitter_cv * expected_max_standard_normal(servers);
 }
 
 }  // namespace paleo
