@@ -7,8 +7,10 @@ Only runs across servers depend on it, and only presets/validation/cnn_scale_cas
 them: the fit is the least squares of log(predicted / measured) over the era's cases there, on a
 grid of 0.0025 from 0 to 0.1. Leave one source out: each source's cases (a source by its title)
 are predicted by the fit to the era's other sources. An era whose cases there come from fewer than two sources keeps 0
-(nothing would predict its cases out of sample). One-server cases do not move: the eras' fits to
-them with step_jitter_cv free (scripts/fit_cnn_eras.py, with it in the era's fit list) return 0.
+(nothing would predict its cases out of sample). One-server cases do not move: the wait counts
+servers, because counted per GPU, tensorflow_2017's fit to its one-server cases with
+step_jitter_cv free beside its kernel parameters (calibrate, as scripts/fit_cnn_eras.py runs it)
+returned 0.
 
 Usage: scripts/fit_step_jitter.py [path/to/paleo] [--write] (default build/native/paleo)
 """
