@@ -22,7 +22,7 @@ def compared(response, compare):
     for pointer in pointers:
         node = response
         for part in pointer.strip('/').split('/'):
-            node = node[part]
+            node = node[int(part)] if isinstance(node, list) else node[part]
         total += node
     return total
 

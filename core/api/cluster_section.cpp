@@ -62,6 +62,7 @@ Json step_json(const ClusterStep& step) {
             {"compute", {{"forward_ms", step.forward_ms}, {"backward_ms", step.backward_ms},
                          {"update_ms", step.update_ms},
                          {"compute_ms", step.forward_ms + step.backward_ms + step.update_ms}}},
+            {"straggler_wait_ms", step.straggler_wait_ms},
             {"collectives", options},
             {"chosen", sync_json(step.chosen)},
             {"step_ms", step.step_ms},

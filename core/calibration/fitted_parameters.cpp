@@ -27,6 +27,7 @@ const std::vector<FittedParameter>& fittable_parameters() {
       fitted("message_overhead_ms", 0, 10, false), fitted("misaligned_tensor_core", 0.02, 1, true),
       fitted("pooling_efficiency", 0.02, 1, true), fitted("odd_tensor_core", 0.02, 1, true),
       fitted("launch_interval_ms", 0, 1, false), fitted("transfer_serialization", 0, 1, false),
+      fitted("step_jitter_cv", 0, 0.2, false),
   };
   return all;
 }

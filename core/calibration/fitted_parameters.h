@@ -20,7 +20,7 @@ struct FittedParameter {
 
 // matmul_ceiling, memory_fraction, kernel_overhead_ms, short_k, vector_ceiling, conv_ceiling,
 // winograd_ceiling, step_overhead_ms, message_overhead_ms, misaligned_tensor_core,
-// pooling_efficiency, odd_tensor_core, launch_interval_ms, transfer_serialization.
+// pooling_efficiency, odd_tensor_core, launch_interval_ms, transfer_serialization, step_jitter_cv.
 const std::vector<FittedParameter>& fittable_parameters();
 // The default set: matmul_ceiling (conv_ceiling when the measurements are of CNNs, whose time is
 // in convolutions), memory_fraction, kernel_overhead_ms.

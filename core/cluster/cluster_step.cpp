@@ -8,6 +8,7 @@
 #include "core/base/error.h"
 #include "core/base/request_limits.h"
 #include "core/cluster/nccl_model.h"
+#include "core/cluster/straggler.h"
 
 namespace paleo {
 namespace {
@@ -123,9 +124,15 @@ void data_parallel_step(const Scenario& s, const ClusterOptions& o, ClusterStep&
   std::vector<double> ms, bytes;
   backward_order(c, 0, c.net.layers.size(), ms, bytes);
   const CollectiveSettings settings = settings_for(s, o);
-  for (CollectiveAlgorithm a : sync_algorithms())
-    step.options.push_back(sync_option(a, step.cluster, settings, ms, bytes, o.bucket_bytes, step.forward_ms,
-                                       step.update_ms));
+  // The all-reduce of the last bucket cannot end before the slowest server's backward pass has.
+  step.straggler_wait_ms = straggler_wait_ms(step.forward_ms + step.backward_ms, s.cost_model().step_jitter_cv(),
+                                             step.cluster.nodes);
+  for (CollectiveAlgorithm a : sync_algorithms()) {
+    SyncOption opt = sync_option(a, step.cluster, settings, ms, bytes, o.bucket_bytes, step.forward_ms, step.update_ms);
+    opt.step_no_overlap_ms += step.straggler_wait_ms;
+    opt.step_overlap_ms += step.straggler_wait_ms;
+    step.options.push_back(opt);
+  }
   step.memory.push_back(memory_footprint(c.net, c.cost, s.cost.optimizer, s.device.memory_bytes));
   if (o.find_max_batch) step.max_batch_per_replica = largest_fitting_batch(s, pricer);
 }

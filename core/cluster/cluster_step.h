@@ -44,6 +44,9 @@ struct ClusterStep {
   Dim micro_batch = 0;
   Dim global_batch = 0;
   double forward_ms = 0, backward_ms = 0, update_ms = 0;  // per device (pipeline: the schedule)
+  // Data parallelism: the expected wait for the slowest server's compute (straggler.h), in every
+  // option's step.
+  double straggler_wait_ms = 0;
   std::vector<SyncOption> options;  // every all-reduce algorithm
   SyncOption chosen;                // the requested one, or the fastest
   double step_ms = 0;               // chosen, with or without overlap as asked

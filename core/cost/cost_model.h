@@ -79,6 +79,7 @@ class CostModel {
   // The runtime's time per step (none for kernels timed back to back).
   double step_overhead_ms() const { return efficiency_ && !kernel_timing_ ? efficiency_->step_overhead_ms : 0; }
   double message_overhead_ms() const { return efficiency_ ? efficiency_->message_overhead_ms : 0; }
+  double step_jitter_cv() const { return efficiency_ ? efficiency_->step_jitter_cv : 0; }
   double transfer_serialization() const { return efficiency_ ? efficiency_->transfer_serialization : 0; }
   bool unfused_conv_bias() const { return efficiency_ && efficiency_->unfused_conv_bias > 0; }
   // Pooling kernels' share of the streaming bandwidth (1 without an era).

@@ -32,6 +32,7 @@ const std::vector<EfficiencyParameter>& efficiency_parameters() {
       {"pooling_efficiency", &KernelEfficiency::pooling_efficiency, 0.01, 1},
       {"step_overhead_ms", &KernelEfficiency::step_overhead_ms, 0, 10000},
       {"message_overhead_ms", &KernelEfficiency::message_overhead_ms, 0, 1000},
+      {"step_jitter_cv", &KernelEfficiency::step_jitter_cv, 0, 1},
       {"transfer_serialization", &KernelEfficiency::transfer_serialization, 0, 1},
   };
   return all;

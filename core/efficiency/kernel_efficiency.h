@@ -55,6 +55,9 @@ struct KernelEfficiency {
   // Runtime costs outside any kernel, zero unless an era was fitted with them:
   double step_overhead_ms = 0;     // per training step (iteration set-up, dependence analysis)
   double message_overhead_ms = 0;  // per message of a gradient exchange, beyond the link's latency
+  // Coefficient of variation of one server's compute per step: synchronous data parallelism
+  // waits for the slowest of its servers (core/cluster/straggler.h).
+  double step_jitter_cv = 0;
   // How the runtime moves a layer's input between the parts of a layer-wise strategy: 0, every
   // device takes its part at once (the slowest device's bytes); 1, one device pair after another
   // (the sum of all parts, as OptCNN's cost model prices t_x for its Legion runtime); between, a
