@@ -159,7 +159,7 @@ TEST_CASE("scaling efficiencies of a cluster step, and the collective library of
   CHECK(bad["error"]["field"] == "collective_library");
 }
 
-TEST_CASE("NCCL's ring all-gather and reduce-scatter: p-1 steps, N-1 across nodes, no plateau; the only algorithm") {
+TEST_CASE("NCCL's ring all-gather and reduce-scatter: p-1 steps, N-1 across nodes, no plateau, the only algorithm") {
   paleo::CollectiveSettings s;
   s.ring_plateau = 1.4;  // must not apply: NCCL multiplies the all-reduce's ring latency alone
   // 2 nodes of 8 GPUs on NVLink (150 GB/s), one 25 GB/s NIC each: p = 16, 15 steps, 1 across the
