@@ -158,3 +158,43 @@ TEST_CASE("scaling efficiencies of a cluster step, and the collective library of
   REQUIRE(bad.contains("error"));
   CHECK(bad["error"]["field"] == "collective_library");
 }
+
+TEST_CASE("NCCL's ring all-gather and reduce-scatter: p-1 steps, N-1 across nodes, no plateau, the only algorithm") {
+  paleo::CollectiveSettings s;
+  s.ring_plateau = 1.4;  // must not apply: NCCL multiplies the all-reduce's ring latency alone
+  // 2 nodes of 8 GPUs on NVLink (150 GB/s), one 25 GB/s NIC each: p = 16, 15 steps, 1 across the
+  // network: 8.4 + 14 x 3.4 + 1 x 14 = 70.0 us.
+  const paleo::Cluster c = cluster(2, 8, link("nvlink_test", 0.7, 150), link("net_test", 5, 25));
+  const double bytes = 1.6e9;  // the gathered vector: 100 MB a rank
+  const paleo::CollectiveCost g = paleo::nccl_ring_all_gather(c, bytes, s);
+  CHECK(g.algorithm == "ring");
+  CHECK(g.alpha_ms == Approx(70.0 / 1e3).epsilon(1e-12));
+  // n(p-1)/p = 1.5e9 bytes through the 25 GB/s NIC: 60 ms.
+  CHECK(g.beta_ms == Approx(60.0).epsilon(1e-12));
+  CHECK(g.reduction_ms == 0);
+
+  // 192 nodes of 8 (1536 ranks): 8.4 + (1535 - 191) x 3.4 + 191 x 14 = 8.4 + 4569.6 + 2674 = 7252.0 us, linear in the
+  // ranks where a tree or recursive doubling would pay log2 of them.
+  const paleo::Cluster big = cluster(192, 8, link("nvlink_test", 0.7, 150), link("net_test", 5, 25));
+  CHECK(paleo::nccl_ring_all_gather(big, bytes, s).alpha_ms == Approx(7.252).epsilon(1e-9));
+
+  // The reduce-scatter: the same ring, plus the reduction of n(p-1)/p bytes.
+  s.reduction_ms_per_byte = 1e-9;
+  const paleo::CollectiveCost r = paleo::nccl_ring_reduce_scatter(c, bytes, s);
+  CHECK(r.alpha_ms == Approx(70.0 / 1e3).epsilon(1e-12));
+  CHECK(r.beta_ms == Approx(60.0).epsilon(1e-12));
+  CHECK(r.reduction_ms == Approx(1.5).epsilon(1e-12));
+
+  // With an NCCL library, auto and ring are NCCL's ring (it has no other all-gather); without one,
+  // the alpha-beta model's algorithms as before (their latency per step is the link's).
+  paleo::CollectiveSettings nccl = s;
+  nccl.library = paleo::CollectiveLibrary::kNccl;
+  for (auto algorithm : {paleo::CollectiveAlgorithm::kAuto, paleo::CollectiveAlgorithm::kRing}) {
+    const paleo::CollectiveCost a = paleo::cluster_collective(paleo::CollectiveOp::kAllGather, algorithm, big, bytes, nccl);
+    CHECK(a.algorithm == "ring");
+    CHECK(a.alpha_ms == Approx(7.252).epsilon(1e-9));
+  }
+  const paleo::CollectiveCost any = paleo::cluster_collective(paleo::CollectiveOp::kAllGather,
+                                                              paleo::CollectiveAlgorithm::kRing, big, bytes, s);
+  CHECK(any.alpha_ms != Approx(7.252).epsilon(1e-3));
+}

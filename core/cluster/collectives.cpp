@@ -351,6 +351,12 @@ CollectiveCost cluster_collective(CollectiveOp op, CollectiveAlgorithm algorithm
     CollectiveCost c;
     if (nccl_all_reduce(algorithm, cluster, bytes, settings, c)) return c;
   }
+  // NCCL runs all-gathers and reduce-scatters as its ring only (src/graph/tuning.cc).
+  const bool nccl_ring = algorithm == CollectiveAlgorithm::kAuto || algorithm == CollectiveAlgorithm::kRing;
+  if (settings.library != CollectiveLibrary::kAny && nccl_ring) {
+    if (op == CollectiveOp::kAllGather) return nccl_ring_all_gather(cluster, bytes, settings);
+    if (op == CollectiveOp::kReduceScatter) return nccl_ring_reduce_scatter(cluster, bytes, settings);
+  }
   if (algorithm == CollectiveAlgorithm::kHierarchical) return hierarchical_collective(op, cluster, bytes, settings);
   if (algorithm != CollectiveAlgorithm::kAuto)
     return collective_cost(op, algorithm, cluster.devices(), bytes, flat_link(cluster, algorithm), settings);

@@ -94,7 +94,8 @@ Link ring_link(const Cluster& cluster);
 // more than one node (a ring at its slowest hop, ring_link; the others with the node's devices
 // sharing its NICs); kHierarchical as above (all-reduce, reduce-scatter, all-gather); kAuto the
 // fastest of all. With an NCCL library (settings.library) an all-reduce's ring and double binary
-// tree are NCCL's (nccl_model.h), and kAuto chooses among the algorithms that library offers.
+// tree are NCCL's (nccl_model.h), and kAuto chooses among the algorithms that library offers;
+// an all-gather's or reduce-scatter's kAuto and kRing are NCCL's ring, the only one it runs.
 CollectiveCost cluster_collective(CollectiveOp op, CollectiveAlgorithm algorithm, const Cluster& cluster,
                                   double bytes, const CollectiveSettings& settings);
 

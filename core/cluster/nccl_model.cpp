@@ -68,6 +68,30 @@ CollectiveCost nccl_ring_all_reduce(const Cluster& cluster, double bytes, const 
   return c;
 }
 
+CollectiveCost nccl_ring_all_gather(const Cluster& cluster, double bytes, const CollectiveSettings& settings) {
+  (void)settings;  // no plateau factor: NCCL applies it to the all-reduce alone
+  CollectiveCost c;
+  c.algorithm = "ring";
+  const std::int64_t p = cluster.devices();
+  if (p <= 1) return c;
+  const double pd = static_cast<double>(p);
+  const double inter_steps = static_cast<double>(cluster.nodes - 1);
+  double intra_us = nvlink(cluster.intra) ? kRingNvlinkHopUs : kRingPciHopUs;
+  if (cluster.nodes > 1) intra_us = std::max(intra_us, kNetOverheadSimpleUs);
+  const double latency_us = kRingBaseUs + (pd - 1 - inter_steps) * intra_us + inter_steps * kNetHopUs;
+  c.alpha_ms = latency_us / 1e3;
+  c.beta_ms = bytes * (pd - 1) / pd * ring_link(cluster).ms_per_byte();
+  return c;
+}
+
+CollectiveCost nccl_ring_reduce_scatter(const Cluster& cluster, double bytes, const CollectiveSettings& settings) {
+  CollectiveCost c = nccl_ring_all_gather(cluster, bytes, settings);
+  if (cluster.devices() > 1)
+    c.reduction_ms = bytes * (static_cast<double>(cluster.devices()) - 1) / static_cast<double>(cluster.devices()) *
+                     settings.reduction_ms_per_byte;
+  return c;
+}
+
 CollectiveCost nccl_tree_all_reduce(const Cluster& cluster, double bytes, const CollectiveSettings& settings) {
   CollectiveCost c;
   c.algorithm = "double_binary_tree";

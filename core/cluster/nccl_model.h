@@ -15,6 +15,12 @@
 //
 // With p = N x G ranks on N nodes of G devices. Both add the reduction's compute term of the
 // alpha-beta model (collectives.h).
+//
+// All-gather and reduce-scatter: NCCL offers only its ring (tuning.cc prices no other algorithm
+// for them), p-1 steps of which N-1 cross the network: latency = 8.4 us + ((p-1) - (N-1)) x intra
+// hop + (N-1) x network hop, with no plateau factor (NCCL applies it to the all-reduce alone), so
+// the latency grows with the ranks, not their logarithm. Bandwidth: n(p-1)/p bytes over the
+// ring's slowest hop, as the all-reduce's ring.
 #include "core/cluster/collectives.h"
 #include "core/hardware/device.h"
 
@@ -22,6 +28,10 @@ namespace paleo {
 
 // NCCL's ring all-reduce of `bytes` over the whole cluster.
 CollectiveCost nccl_ring_all_reduce(const Cluster& cluster, double bytes, const CollectiveSettings& settings);
+// NCCL's ring all-gather (or, with the reduction's compute term, reduce-scatter) of `bytes`, the
+// full gathered vector, over the whole cluster.
+CollectiveCost nccl_ring_all_gather(const Cluster& cluster, double bytes, const CollectiveSettings& settings);
+CollectiveCost nccl_ring_reduce_scatter(const Cluster& cluster, double bytes, const CollectiveSettings& settings);
 // NCCL's tree all-reduce (NCCL 2.4 and later) of `bytes` over the whole cluster.
 CollectiveCost nccl_tree_all_reduce(const Cluster& cluster, double bytes, const CollectiveSettings& settings);
 // NCCL's correction of a tree's bandwidth for a message of `bytes` (Simple protocol).
