@@ -194,9 +194,9 @@ TEST_CASE("every device's node preset is a cluster preset whose NICs do not outn
     CHECK(c["nics_per_node"].get<int>() <= c["devices_per_node"].get<int>());
     CHECK(c.contains("inter"));
   }
-  // No sourced link preset yet for PCIe 2.0 (K20, K20X) or Infinity Fabric (MI250X, MI300X); a CPU
-  // has no node of GPUs. Every other device names its node.
-  const std::vector<std::string> without = {"K20", "K20X", "CPU_I7", "MI250X", "MI300X"};
+  // No sourced link preset yet for PCIe 2.0 (K20, K20X) or MI250X's Infinity Fabric; a CPU has no
+  // node of GPUs. Every other device names its node.
+  const std::vector<std::string> without = {"K20", "K20X", "CPU_I7", "MI250X"};
   for (const Json& d : p.devices()) {
     const std::string key = d["key"].get<std::string>();
     INFO("device " << key);
@@ -211,4 +211,48 @@ TEST_CASE("every device's node preset is a cluster preset whose NICs do not outn
   CHECK(p.device("H200_SXM").node == "dgx_h200_ndr");
   CHECK(p.device("B200").node == "dgx_b200_ndr");
   CHECK(p.cluster("dgx_b200_ndr", nullptr).intra.key == "nvlink5_b200");
+}
+
+TEST_CASE("an MI300X cluster without links is priced over its ND MI300X v5 node, named and warned") {
+  const Json out = ok({{"command", "estimate"}, {"net", "resnet50_v1"}, {"device", "MI300X"}, {"nodes", 2}});
+  const Json& c = out["cluster"]["cluster"];
+  CHECK(c["intra"]["key"] == "xgmi_mi300x");
+  CHECK(c["inter"]["key"] == "infiniband_ndr");
+  CHECK(c["nics_per_node"] == 8);  // Azure: one 400 Gb/s NDR connection per GPU
+  CHECK(c["devices_per_node"] == 8);
+  CHECK(c["assumed"] == kAllAssumed);
+  CHECK(c["assumed_from"] == "nd_mi300x_v5_ndr");
+  CHECK(any_warning_has(out["warnings"], "xgmi_mi300x", "infiniband_ndr"));
+
+  const double n = 1e9;  // bytes
+  auto ring = [&](int nodes) {
+    return ok({{"command", "collective"}, {"op", "allreduce"}, {"algorithm", "ring"}, {"bytes", n},
+               {"device", "MI300X"}, {"nodes", nodes}, {"devices_per_node", 8}});
+  };
+  // One node of 8, p = 8: Infinity Fabric's measured 312.9 GB/s all-GPU bus bandwidth, 1.0 us a hop.
+  const Json one = ring(1);
+  CHECK(one["alpha_ms"].get<double>() == Approx(14 * 1.0e-3).epsilon(1e-12));
+  CHECK(one["beta_ms"].get<double>() == Approx(2 * n * 7 / 8 / 312.9e9 * 1e3).epsilon(1e-12));  // 5.593 ms
+  // Two nodes, p = 16: the slowest hop is one NDR NIC per GPU (48 GB/s), at max(1.0, 0.6) us.
+  const Json two = ring(2);
+  CHECK(two["alpha_ms"].get<double>() == Approx(30 * 1.0e-3).epsilon(1e-12));
+  CHECK(two["beta_ms"].get<double>() == Approx(2 * n * 15 / 16 / 48e9 * 1e3).epsilon(1e-12));  // 39.06 ms
+  CHECK(two["cluster"]["assumed"] == kAllAssumed);
+}
+
+TEST_CASE("a CPU has no node of GPUs: a multi-node request is told which links to state") {
+  // A CPU server's network is not a GPU node's; guessing one (a dual-socket box over Ethernet) would
+  // price a cluster nobody described, so the request must say it.
+  const Json out = paleo::handle_request(
+      {{"command", "estimate"}, {"net", "resnet50_v1"}, {"device", "CPU_I7"}, {"nodes", 2}});
+  REQUIRE_FALSE(out["ok"].get<bool>());
+  CHECK(out["error"]["field"] == "cluster");
+  const std::string message = out["error"]["message"].get<std::string>();
+  for (const char* named : {"intra", "inter", "nics_per_node"}) CHECK(message.find(named) != std::string::npos);
+  const paleo_test::CliResult cli = run_cli("estimate resnet50_v1 --device_name CPU_I7 --nodes 2");
+  CHECK(cli.exit_code != 0);
+  CHECK(cli.err.find("inter") != std::string::npos);
+  // Stating the links is enough.
+  ok({{"command", "estimate"}, {"net", "resnet50_v1"}, {"device", "CPU_I7"}, {"nodes", 2},
+      {"cluster", {{"intra", "qpi_intel_pre_skylake"}, {"inter", "ethernet_10g"}, {"nics_per_node", 1}}}});
 }
