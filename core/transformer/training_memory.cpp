@@ -16,6 +16,16 @@ double ops_saved(const std::vector<TransformerOp>& ops) {
 
 }  // namespace
 
+double loss_transient_bytes_per_logit(const TrainingOptions& o, const OpContext& x) {
+  const double low = dtype_bytes(x.activations);
+  if (o.fused_cross_entropy) return low;  // the low-precision logits, read by one fused kernel
+  // cross_entropy(logits.float(), labels) in autograd: the forward holds the logits and their fp32
+  // copy while log-softmax writes its (saved) fp32 output; the backward, once the logits are freed
+  // (torchtitan's train.py: "del pred" before loss.backward()), holds nll_loss's fp32 gradient
+  // and log-softmax's fp32 gradient beside that saved output. The larger of the two.
+  return std::max(low + 4, 4.0 + 4.0);
+}
+
 int optimizer_moments(Optimizer o) { return o == Optimizer::kAdam ? 2 : o == Optimizer::kMomentum ? 1 : 0; }
 
 ModelStateBytes model_state_bytes(double params, const PrecisionPolicy& p, Optimizer o, int zero, std::int64_t shards) {
@@ -71,13 +81,12 @@ TransformerMemory training_memory(const TransformerConfig& c, const TrainingOpti
       m.fp8_state_bytes = s.params + static_cast<double>(s.layers) * linears * 3 * (kAmaxHistory + 2) * 4;
     }
     // Transient buffers: cuBLAS workspace; full recompute rebuilds one layer's activations; the
-    // head's logits before their fp32 conversion; ZeRO-3 gathers two layers' weights ahead.
+    // loss's buffers beside its saved fp32 output; ZeRO-3 gathers two layers' weights ahead.
     double transient = 0;
     if (o.recompute != Recompute::kNone) transient = layer_saved_bytes(ops.dense_layer, Recompute::kNone, x, c);
     if (s.head)
       for (const TransformerOp& op : ops.head)
-        if (op.name == "head.logits")
-          transient = std::max(transient, op.m * op.n * (dtype_bytes(x.activations) + (o.fused_cross_entropy ? 0 : 4)));
+        if (op.name == "head.logits") transient = std::max(transient, op.m * op.n * loss_transient_bytes_per_logit(o, x));
     m.workspace_bytes = kCublasWorkspaceBytes + transient;
     if (o.zero >= 3) m.workspace_bytes += 2 * ops_params(ops.dense_layer) * dtype_bytes(o.precision.params);
     // Weights kept after the forward pass stay gathered, the whole stage's, until the backward.

@@ -25,6 +25,11 @@ ModelStateBytes model_state_bytes(double params, const PrecisionPolicy& p, Optim
 // (Korthikanti 2022 section 4.2.3: the first stage keeps pp x (1 + (pp - 1) / (pp v))).
 double in_flight_micro_batches(const std::string& schedule, std::int64_t stage, std::int64_t pp, std::int64_t v, std::int64_t m);
 
+// Bytes per logit the loss holds at its peak beside the saved fp32 log-softmax output (counted
+// with the activations): the low-precision logits when the loss is fused, else the larger of the
+// forward's logits plus their fp32 copy and the backward's two fp32 gradients.
+double loss_transient_bytes_per_logit(const TrainingOptions& o, const OpContext& x);
+
 struct TransformerMemory {
   double params_bytes = 0;
   double gradients_bytes = 0;
