@@ -28,12 +28,12 @@ Json llama8b(Json extra = Json::object()) {
   return r;
 }
 
-// Steps whose costs are known by hand: D(b) = 10 + b ms (D(0) = 0), P = 50 ms, prompts of 1,000
+// Steps whose costs are known by hand: D(b) = 10 + b ms (D(0) = 0), P(k) = 50 k ms, prompts of 1,000
 // tokens, 100 generated, room for 64 requests.
 paleo::ServingCosts linear_costs() {
   paleo::ServingCosts c;
   c.decode_step_ms = [](double b) { return b > 0 ? 10 + b : 0.0; };
-  c.prefill_ms = 50;
+  c.prefill_ms = [](double k) { return 50 * k; };
   c.prompt_len = 1000;
   c.generate_len = 100;
   c.max_concurrency = 64;
@@ -54,7 +54,7 @@ TEST_CASE("Continuous batching at one request is the static batch of one", "[ser
 }
 
 TEST_CASE("Steady state at C requests: others' prompts between two tokens, Little's law", "[serving]") {
-  // By hand from the formulas of continuous_batching.h, with D(b) = 10 + b ms and P = 50 ms.
+  // By hand from the formulas of continuous_batching.h, with D(b) = 10 + b ms and P(k) = 50 k ms.
   paleo::ServingCosts c = linear_costs();
   c.prefill_chunk_tokens = 250;  // 4 chunks
   const paleo::ServingPoint p = paleo::serve_at_concurrency(c, 8);
@@ -203,7 +203,7 @@ TEST_CASE("A MoE decode step reads the experts its tokens route to", "[serving][
 }
 
 TEST_CASE("The most load that meets a latency target, and the price of a million tokens", "[serving][target]") {
-  // D(b) = 10 + b, P = 50, G = 100, whole prompts: TPOT(C) = 9.5 + 1.5 C, TTFT(C) = 59 + C.
+  // D(b) = 10 + b, P(k) = 50 k, G = 100, whole prompts: TPOT(C) = 9.5 + 1.5 C, TTFT(C) = 59 + C.
   const paleo::ServingCosts c = linear_costs();
   auto at = [&](double tpot, double ttft) { return paleo::serve_at_latency_target(c, tpot, ttft); };
   REQUIRE(at(40, 0));

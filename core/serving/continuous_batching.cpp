@@ -15,8 +15,8 @@ ServingPoint serve_at_concurrency(const ServingCosts& c, double concurrency) {
           ? std::ceil(static_cast<double>(c.prompt_len) / static_cast<double>(c.prefill_chunk_tokens))
           : 1;
   // Below one request in flight the engine idles between requests: each still decodes alone.
-  p.tpot_ms = c.decode_step_ms(std::max(concurrency, 1.0)) + others / g * c.prefill_ms;
-  p.ttft_ms = c.prefill_ms + (others > 0 ? chunks * c.decode_step_ms(others) : 0);
+  p.tpot_ms = c.decode_step_ms(std::max(concurrency, 1.0)) + c.prefill_ms(others / g);
+  p.ttft_ms = c.prefill_ms(1) + (others > 0 ? chunks * c.decode_step_ms(others) : 0);
   p.e2e_latency_ms = p.ttft_ms + (g - 1) * p.tpot_ms;
   if (p.e2e_latency_ms > 0) {
     p.requests_per_s = concurrency / p.e2e_latency_ms * 1e3;

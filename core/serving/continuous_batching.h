@@ -4,15 +4,17 @@
 // steps as soon as one finishes. With C requests in flight, each generating G tokens, C / G
 // requests finish (and as many prompts enter) per step on average. Over one request's life:
 //
-//   TPOT(C) = D(C) + ((C - 1) / G) x P      the decode step of C sequences, plus the prompts of the
-//                                           others admitted between two of its tokens
-//   TTFT(C) = P + n x D(C - 1)              its prompt, in n chunks (n = 1 without chunked
+//   TPOT(C) = D(C) + P((C - 1) / G)         the decode step of C sequences, plus the prompts of the
+//                                           others admitted between two of its tokens, batched
+//   TTFT(C) = P(1) + n x D(C - 1)           its prompt, in n chunks (n = 1 without chunked
 //                                           prefill), each sharing a step with the others' decodes
 //   E2E(C)  = TTFT(C) + (G - 1) x TPOT(C)   the first token comes out of the prefill
 //   requests/s = C / E2E(C), output tokens/s = G x C / E2E(C)   (Little's law)
 //
-// D(b) is the decode step of b sequences at the mean cache length (D(0) = 0), P one prompt's
-// prefill. At C = 1 these are the static batch of one: TTFT = P, TPOT = D(1). Under a request
+// D(b) is the decode step of b sequences at the mean cache length (D(0) = 0), P(k) the prefill of
+// k prompts in one batched pass (P(0) = 0: an engine batches the prompts it admits, so a prompt
+// costs its share of a pass, not a pass of its own). At C = 1 these are the static batch of one:
+// TTFT = P(1), TPOT = D(1). Under a request
 // rate, C is the concurrency whose requests/s equals it (capped at the KV cache's capacity, past
 // which requests queue: "saturated"). Queueing before admission is not modelled.
 #include <cstdint>
@@ -23,7 +25,7 @@ namespace paleo {
 
 struct ServingCosts {
   std::function<double(double)> decode_step_ms;  // D(b), b >= 0 sequences (not necessarily whole)
-  double prefill_ms = 0;                         // P
+  std::function<double(double)> prefill_ms;      // P(k), k >= 0 prompts in one pass
   std::int64_t prompt_len = 0;
   std::int64_t generate_len = 1;                 // G
   std::int64_t prefill_chunk_tokens = 0;         // 0: a prompt enters in one step

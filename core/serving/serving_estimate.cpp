@@ -30,19 +30,21 @@ void check_options(const ServingOptions& o) {
     throw Error("acceptance_rate must be in [0, 1]", "", "speculative.acceptance_rate");
 }
 
-// The decode step of a whole number of sequences, remembered: the bisection of a request rate
-// asks for the same batches again.
-class DecodeSteps {
+// A decode step or a prefill pass of a whole number of sequences, remembered: the bisection of a
+// request rate asks for the same batches again.
+class Steps {
  public:
-  DecodeSteps(const TransformerConfig& c, InferenceOptions o, const Device& d, const Cluster& cl)
-      : config_(c), options_(std::move(o)), device_(d), cluster_(cl) {}
+  enum class Kind { kDecode, kPrefill };
+  Steps(const TransformerConfig& c, InferenceOptions o, const Device& d, const Cluster& cl, Kind kind)
+      : config_(c), options_(std::move(o)), device_(d), cluster_(cl), kind_(kind) {}
   double at(std::int64_t batch) {
     if (batch <= 0) return 0;
     auto it = memo_.find(batch);
     if (it != memo_.end()) return it->second;
     InferenceOptions o = options_;
     o.batch = batch;
-    return memo_[batch] = estimate_inference(config_, o, device_, cluster_).decode_ms_per_token;
+    const InferenceEstimate e = estimate_inference(config_, o, device_, cluster_);
+    return memo_[batch] = kind_ == Kind::kDecode ? e.decode_ms_per_token : e.prefill_ms;
   }
   // Between whole batches, linearly.
   double at(double batch) {
@@ -57,6 +59,7 @@ class DecodeSteps {
   InferenceOptions options_;
   const Device& device_;
   const Cluster& cluster_;
+  Kind kind_;
   std::map<std::int64_t, double> memo_;
 };
 
@@ -75,12 +78,11 @@ ServingEstimate estimate_serving(const TransformerConfig& c, const ServingOption
   e.replicas = cluster.devices() / e.devices_per_replica;
   const double pp = static_cast<double>(o.pp);
 
-  // One prompt alone; its cached prefix is not recomputed.
-  InferenceOptions one = in;
-  one.batch = 1;
+  // Prompts, batched as the engine admits them; their cached prefix is not recomputed.
+  InferenceOptions prompts = in;
   const double kept = std::ceil(static_cast<double>(in.prompt_len) * (1 - o.prefix_hit_rate));
-  one.prompt_len = std::max<std::int64_t>(1, static_cast<std::int64_t>(kept));
-  const InferenceEstimate alone = estimate_inference(c, one, device, cluster);
+  prompts.prompt_len = std::max<std::int64_t>(1, static_cast<std::int64_t>(kept));
+  Steps prefill(c, prompts, device, cluster, Steps::Kind::kPrefill);
 
   // The memory of one device: its stage's share of the weights and of each token's cache.
   InferenceOptions full = in;
@@ -95,9 +97,9 @@ ServingEstimate estimate_serving(const TransformerConfig& c, const ServingOption
 
   // Per generated token of each sequence: the pp stages carry pp batches in flight, each of C / pp
   // sequences; speculative decoding checks gamma + 1 positions per target step.
-  DecodeSteps target(c, in, device, cluster);
-  std::optional<DecodeSteps> draft;
-  if (o.draft) draft.emplace(*o.draft, in, device, cluster);
+  Steps target(c, in, device, cluster, Steps::Kind::kDecode);
+  std::optional<Steps> draft;
+  if (o.draft) draft.emplace(*o.draft, in, device, cluster, Steps::Kind::kDecode);
   e.tokens_per_target_step = expected_tokens_per_target_step(o.speculative);
   const double positions = static_cast<double>(o.speculative.draft_tokens) + 1;
   ServingCosts costs;
@@ -107,7 +109,7 @@ ServingEstimate estimate_serving(const TransformerConfig& c, const ServingOption
     return speculative_ms_per_token(o.speculative, target.at(per_stage * positions),
                                     draft ? draft->at(per_stage) : 0.0);
   };
-  costs.prefill_ms = alone.prefill_ms;
+  costs.prefill_ms = [&](double count) { return prefill.at(count); };
   costs.prompt_len = in.prompt_len;
   costs.generate_len = in.generate_len;
   costs.prefill_chunk_tokens = o.prefill_chunk_tokens;

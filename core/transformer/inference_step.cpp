@@ -89,13 +89,18 @@ InferenceEstimate estimate_inference(const TransformerConfig& c, const Inference
       }
       // Each key/value head serves its group of query heads: per (sequence, kv head) a
       // (group x d) by (d x L) product reading K and a (group x L) by (L x d) one reading V.
+      // Decode kernels (FlashDecoding, TensorRT-LLM's masked multi-head attention) stream the
+      // cache once, split along L: at a few queries per head they are bound by the cache's bytes,
+      // not tiled like a matrix product (no padding of the group to a tile).
       const double group = static_cast<double>(c.heads / c.kv_heads);
       const double kv_heads = kv_per_device / static_cast<double>(c.head_dim);
       const double batches = static_cast<double>(o.batch) * kv_heads;
       // An fp8 cache is read in fp8 (dequantized in the kernel): the bytes follow the cache.
       const Dtype core = o.kv_cache ? kv_dtype : op_compute_dtype(op, t);
-      ms += matmul_ms(device, eff, core, group, mean_kv, op.k, batches) +
-            matmul_ms(device, eff, core, group, op.k, mean_kv, batches) + eff.kernel_overhead_ms;
+      const double cache_bytes = 2 * mean_kv * op.k * batches * dtype_bytes(kv_dtype);
+      const double flops = 4 * group * mean_kv * op.k * batches;
+      const double peak_gflops = era_matmul_peak_gflops(device, eff, core, group, mean_kv, op.k) * eff.matmul_ceiling;
+      ms += std::max(memory_ms(device, eff, cache_bytes), flops / (peak_gflops * 1e9) * 1e3) + eff.kernel_overhead_ms;
     }
     return ms;
   };
