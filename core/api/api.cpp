@@ -235,8 +235,8 @@ const Request& require_net(const Request& r) {
 
 Json dispatch(const Json& request) {
   // `validate` runs whole requests of its own; it takes none of a request's fields.
-  if (request.is_object() && request.value("command", Json()) == "validate") return validation_response(request);
-  if (request.is_object() && request.value("command", Json()) == "calibrate") return calibration_response(request);
+  if (request.is_object() && request.value("command", Json()) == "validate") return validation_response(request, handle_request);
+  if (request.is_object() && request.value("command", Json()) == "calibrate") return calibration_response(request, handle_request);
   Request r = parse_request(request);
   if (r.command == "version") return {{"ok", true}, {"command", "version"}, {"version", kVersion}, {"profiles", profile_names()}};
   if (r.command == "presets") return presets_response();
