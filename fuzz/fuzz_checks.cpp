@@ -8,7 +8,7 @@
 #include "core/base/error.h"
 #include "core/base/json.h"
 #include "core/spec/layer_graph.h"
-#include "core/cost/model_profile.h"
+#include "core/spec/model_profile.h"
 #include "core/spec/net_spec.h"
 #include "core/spec/network.h"
 

@@ -14,7 +14,7 @@
 #include "core/calibration/robust_loss.h"
 #include "core/cluster/collectives.h"
 #include "core/cost/conv_algorithms.h"
-#include "core/cost/model_profile.h"
+#include "core/spec/model_profile.h"
 #include "core/spec/presets.h"
 
 namespace {

@@ -160,7 +160,7 @@ TEST_CASE("A validation case whose request fails is an error row, not run", "[va
   const std::vector<paleo::ValidationCase> cases = {paleo::parse_validation_case(good, "t"),
                                                     paleo::parse_validation_case(bad, "t"),
                                                     paleo::parse_validation_case(missing, "t")};
-  const Json r = paleo::validation_response(Json{{"command", "validate"}}, cases);
+  const Json r = paleo::validation_response(Json{{"command", "validate"}}, cases, paleo::handle_request);
   REQUIRE(r["cases"].size() == 3);
   CHECK(r["cases"][0]["ok"].get<bool>());
   CHECK(r["cases"][0]["error"].get<double>() == Approx(r["cases"][0]["predicted"].get<double>() / 0.1 - 1));
@@ -204,7 +204,7 @@ TEST_CASE("A true/false statement case agrees or not, and is counted apart from 
   CHECK(cases[0].stated);
   CHECK_FALSE(cases[1].stated);
   CHECK_FALSE(cases[2].statement);
-  const Json r = paleo::validation_response(Json{{"command", "validate"}}, cases);
+  const Json r = paleo::validation_response(Json{{"command", "validate"}}, cases, paleo::handle_request);
   REQUIRE(r["ok"].get<bool>());
   const Json& a = r["cases"][0];
   const Json& b = r["cases"][1];

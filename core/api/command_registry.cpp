@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/api.h"
 #include "core/api/command_handlers.h"
 #include "core/base/error.h"
 #include "core/base/version.h"
@@ -9,7 +10,7 @@
 #include "core/calibration/robust_loss.h"
 #include "core/cluster/collectives.h"
 #include "core/cost/conv_algorithms.h"
-#include "core/cost/model_profile.h"
+#include "core/spec/model_profile.h"
 #include "core/spec/presets.h"
 #include "core/training_scheme/consistency.h"
 #include "core/training_scheme/model_averaging.h"
@@ -453,6 +454,11 @@ Json field_json(const FieldSpec& f) {
   return j;
 }
 
+// validate and calibrate run whole requests of their own: through the API, handed down to them so
+// that the layers below include nothing of it.
+Json validate_answer(const Json& request) { return validation_response(request, handle_request); }
+Json calibrate_answer(const Json& request) { return calibration_response(request, handle_request); }
+
 }  // namespace
 
 std::vector<std::string> gradient_collective_names() {
@@ -476,10 +482,9 @@ const std::vector<CommandSpec>& command_specs() {
       {"search", "the fastest layer-wise parallelization of a CNN over devices", nullptr, search_answer, false, true},
       {"plan", "a transformer's layouts that fit, fastest first", nullptr, transformer_only_answer, false, false},
       {"inference", "a transformer's prefill and decode times", nullptr, transformer_only_answer, false, false},
-      {"validate", "the estimates of the validation cases against their published measurements", validation_response,
+      {"validate", "the estimates of the validation cases against their published measurements", validate_answer,
        nullptr, false, false},
-      {"calibrate", "kernel-efficiency parameters fitted to measured times", calibration_response, nullptr, false,
-       false},
+      {"calibrate", "kernel-efficiency parameters fitted to measured times", calibrate_answer, nullptr, false, false},
       {"presets", "the preset nets, devices, clusters, eras and names a request may use", nullptr, presets_answer,
        true, false},
       {"version", "the core's version and its model profiles", nullptr, version_answer, true, false},

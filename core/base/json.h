@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/spec/shape.h"
+#include "core/base/dims.h"
 
 namespace paleo {
 

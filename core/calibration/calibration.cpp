@@ -5,9 +5,9 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "core/api.h"
 #include "core/calibration/calibration_options.h"
 #include "core/calibration/fitted_parameters.h"
 #include "core/calibration/measurement.h"
@@ -17,6 +17,7 @@
 #include "core/efficiency/software_era.h"
 #include "core/base/error.h"
 #include "core/base/request_limits.h"
+#include "core/base/request_runner.h"
 #include "core/transformer/transformer_net.h"
 #include "core/validation/validation_stats.h"
 
@@ -48,7 +49,7 @@ std::vector<bool> held_out_mask(std::size_t n, double fraction) {
 // with a patch of request fields over each.
 class Predictor {
  public:
-  explicit Predictor(const std::vector<Measurement>& ms) : ms_(ms) {
+  Predictor(const std::vector<Measurement>& ms, RequestRunner run) : ms_(ms), run_(std::move(run)) {
     std::map<std::string, std::size_t> seen;
     for (const Measurement& m : ms) {
       const std::string key = dump_json(m.request);
@@ -69,7 +70,7 @@ class Predictor {
   Json response(std::size_t k, const Json& patch) const {
     Json request = requests_[k];
     for (auto it = patch.begin(); it != patch.end(); ++it) request[it.key()] = it.value();
-    Json r = handle_request(request);
+    Json r = run_(request);
     if (!r.value("ok", false)) {
       const Json& e = r["error"];
       const std::string inner = e.value("field", "");
@@ -133,6 +134,7 @@ class Predictor {
 
  private:
   const std::vector<Measurement>& ms_;
+  RequestRunner run_;
   std::vector<Json> requests_;
   std::vector<std::size_t> first_;  // per request, the first measurement using it
   std::vector<std::size_t> which_;  // per measurement, its request
@@ -167,7 +169,7 @@ Json errors_json(const std::vector<Measurement>& ms, const std::vector<double>& 
 
 }  // namespace
 
-Json calibration_response(const Json& request) {
+Json calibration_response(const Json& request, const RequestRunner& run) {
   if (!request.is_object()) throw Error("a request must be a JSON object", "", "");
   CalibrationOptions o = read_calibration_options(request);
   if (!request.contains("measurements")) throw Error("is required: a list of measurements, or CSV text", "", "measurements");
@@ -193,7 +195,7 @@ Json calibration_response(const Json& request) {
                       std::to_string(n), "", "holdout");
   }
 
-  const Predictor predictor(ms);
+  const Predictor predictor(ms, run);
   // The fit runs each distinct request once per evaluation: bounded before it starts.
   const double runs = static_cast<double>(predictor.request_count()) * static_cast<double>(o.max_evaluations + 2);
   if (runs > kMaxCalibrationRuns)

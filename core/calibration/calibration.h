@@ -7,10 +7,12 @@
 // fields any command takes) and the errors before and after, on the fitted measurements and,
 // with "holdout", on the measurements held out of the fit.
 #include "core/base/json.h"
+#include "core/base/request_runner.h"
 
 namespace paleo {
 
-// Throws paleo::Error naming the field for bad input.
-Json calibration_response(const Json& request);
+// Each measurement's request runs through `run` (the API hands in handle_request). Throws
+// paleo::Error naming the field for bad input.
+Json calibration_response(const Json& request, const RequestRunner& run);
 
 }  // namespace paleo

@@ -88,55 +88,12 @@ PassCost forced(const CostModel& model, const ConvGeometry& conv, ConvPass pass,
 
 }  // namespace
 
-ConvAlgorithm parse_conv_algorithm(const std::string& name) {
-  if (name == "gemm") return ConvAlgorithm::kGemm;
-  if (name == "precomp_gemm") return ConvAlgorithm::kPrecompGemm;
-  if (name == "fft") return ConvAlgorithm::kFft;
-  if (name == "fft_tiling") return ConvAlgorithm::kFftTiling;
-  if (name == "winograd") return ConvAlgorithm::kWinograd;
-  if (name == "auto") return ConvAlgorithm::kAuto;
-  throw Error("unknown convolution algorithm '" + name +
-                  "' (known: gemm, precomp_gemm, fft, fft_tiling, winograd, auto)",
-              "", "conv_algorithm");
-}
-
-bool ConvCandidates::allows(ConvAlgorithm a) const {
-  switch (a) {
-    case ConvAlgorithm::kFft: return fft;
-    case ConvAlgorithm::kFftTiling: return fft_tiling;
-    case ConvAlgorithm::kWinograd: return winograd;
-    default: return true;
-  }
-}
-
-ConvCandidates conv_candidates_from_names(const std::vector<std::string>& names, const std::string& field) {
-  ConvCandidates c{false, false, false};
-  for (const std::string& name : names) {
-    ConvAlgorithm a = ConvAlgorithm::kGemm;
-    try {
-      a = parse_conv_algorithm(name);
-    } catch (const Error&) {
-      throw Error("unknown convolution algorithm '" + name + "' (known: gemm, precomp_gemm, fft, fft_tiling, winograd)",
-                  "", field);
-    }
-    if (a == ConvAlgorithm::kAuto) throw Error("lists \"auto\": name the algorithms themselves", "", field);
-    if (a == ConvAlgorithm::kFft) c.fft = true;
-    if (a == ConvAlgorithm::kFftTiling) c.fft_tiling = true;
-    if (a == ConvAlgorithm::kWinograd) c.winograd = true;
-  }
-  return c;
-}
-
 double auto_rank_ms(const CostModel& model, const PassCost& c) {
   // A software era prices each kernel as the roofline of its compute and traffic.
   if (model.per_kernel()) return c.comp_ms > c.mem_ms ? c.comp_ms : c.mem_ms;
   return c.total_ms();
 }
 
-const std::vector<std::string>& conv_algorithm_names() {
-  static const std::vector<std::string> names = {"gemm", "precomp_gemm", "fft", "fft_tiling", "winograd", "auto"};
-  return names;
-}
 
 PassCost gemm_cost(const CostModel& model, const ConvGeometry& c, bool im2col_buffer) {
   PassCost cost;

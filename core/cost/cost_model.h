@@ -8,7 +8,7 @@
 
 #include "core/efficiency/kernel_efficiency.h"
 #include "core/hardware/device.h"
-#include "core/cost/model_profile.h"
+#include "core/spec/model_profile.h"
 #include "core/precision/precision_policy.h"
 
 namespace paleo {

@@ -9,7 +9,7 @@
 #include "core/cost/layer_cost.h"
 #include "core/spec/layer_graph.h"
 #include "core/hardware/cluster.h"
-#include "core/cost/model_profile.h"
+#include "core/spec/model_profile.h"
 #include "core/spec/net_spec.h"
 #include "core/spec/network.h"
 #include "core/cost/network_cost.h"

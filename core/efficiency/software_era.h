@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/cost/conv_algorithms.h"
+#include "core/spec/conv_algorithm_names.h"
 #include "core/efficiency/kernel_efficiency.h"
 #include "core/hardware/device.h"
 #include "core/base/json.h"

@@ -4,7 +4,7 @@
 #include <unordered_map>
 
 #include "core/base/checked_math.h"
-#include "core/cost/conv_algorithms.h"
+#include "core/spec/conv_algorithm_names.h"
 #include "core/base/error.h"
 
 namespace paleo {

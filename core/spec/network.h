@@ -7,7 +7,7 @@
 
 #include "core/spec/conv_geometry.h"
 #include "core/spec/layer_graph.h"
-#include "core/cost/model_profile.h"
+#include "core/spec/model_profile.h"
 #include "core/spec/net_spec.h"
 #include "core/spec/shape.h"
 

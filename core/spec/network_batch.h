@@ -2,7 +2,7 @@
 // A built network at another batch size without reading its spec again: only the sample
 // dimension of each shape follows the batch (docs/model.md), so the layers are re-shaped in place.
 #include "core/spec/layer_graph.h"
-#include "core/cost/model_profile.h"
+#include "core/spec/model_profile.h"
 #include "core/spec/net_spec.h"
 #include "core/spec/network.h"
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/spec/layer_graph.h"
-#include "core/cost/model_profile.h"
+#include "core/spec/model_profile.h"
 #include "core/spec/net_spec.h"
 #include "core/spec/network.h"
 

@@ -1,13 +1,10 @@
 #pragma once
 // Tensor shapes (NHWC, or [N, D] for flat tensors) and overflow-safe element counts.
-#include <cstdint>
 #include <string>
-#include <vector>
+
+#include "core/base/dims.h"
 
 namespace paleo {
-
-using Dim = std::int64_t;
-using Shape = std::vector<Dim>;
 
 // Largest element count of one tensor we accept: 2^50 elements (4 PiB of float32) is beyond any
 // real device, and keeps every product of shapes exact in a double.

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "core/api.h"
 #include "core/base/error.h"
 #include "core/validation/validation_stats.h"
 
@@ -17,10 +16,10 @@ struct CaseResult {
   std::string message;  // why it did not run
 };
 
-CaseResult run_case(const ValidationCase& c) {
+CaseResult run_case(const ValidationCase& c, const RequestRunner& run) {
   CaseResult r;
   r.c = &c;
-  const Json response = handle_request(c.request);
+  const Json response = run(c.request);
   if (!response.value("ok", false)) {
     r.message = response.contains("error") ? response["error"].value("message", "") : "the request failed";
     return r;
@@ -109,9 +108,11 @@ Json summary_json(const std::vector<const CaseResult*>& results) {
 
 }  // namespace
 
-Json validation_response(const Json& request) { return validation_response(request, load_validation_cases()); }
+Json validation_response(const Json& request, const RequestRunner& run) {
+  return validation_response(request, load_validation_cases(), run);
+}
 
-Json validation_response(const Json& request, const std::vector<ValidationCase>& all) {
+Json validation_response(const Json& request, const std::vector<ValidationCase>& all, const RequestRunner& run) {
   if (!request.is_object()) throw Error("a request must be a JSON object", "", "");
   for (auto it = request.begin(); it != request.end(); ++it)
     if (it.key() != "command" && it.key() != "family")
@@ -131,7 +132,7 @@ Json validation_response(const Json& request, const std::vector<ValidationCase>&
   }
   std::vector<CaseResult> results;
   for (const ValidationCase& c : all)
-    if (only.empty() || c.family == only) results.push_back(run_case(c));
+    if (only.empty() || c.family == only) results.push_back(run_case(c, run));
 
   Json cases = Json::array(), family_rows = Json::array();
   std::vector<const CaseResult*> everything;

@@ -1,4 +1,4 @@
-#include "core/cost/model_profile.h"
+#include "core/spec/model_profile.h"
 
 #include "core/base/error.h"
 
