@@ -1,5 +1,5 @@
 // The WebAssembly module answers transformer requests exactly as the native CLI does: every
-// transformer preset, the 16 published validation cases with their papers' settings, a Hugging
+// transformer preset, the 36 published validation cases with their papers' settings, a Hugging
 // Face config.json, the planner and inference.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,9 +26,9 @@ test('every transformer preset estimates as the native CLI does', () => {
   }
 });
 
-test('the 30 validation cases run in the module with their papers\' settings, as natively', () => {
+test('the 36 validation cases run in the module with their papers\' settings, as natively', () => {
   const { cases } = readJson('presets/validation/transformer_cases.json');
-  assert.equal(cases.length, 30);
+  assert.equal(cases.length, 36);
   for (const c of cases) {
     const wasm = call(c.request);
     assert.equal(wasm.ok, true, `${c.id}: ${JSON.stringify(wasm.error)}`);
