@@ -79,25 +79,18 @@ Json point_json(const ServingPoint& p, const ServingEstimate& e) {
 }  // namespace
 
 Json serving_json(const ServingEstimate& e, double price_per_gpu_hour) {
-  const ServingPoint& p = e.point;
-  Json out = {{"concurrency", p.concurrency},
-          {"ttft_ms", p.ttft_ms},
-          {"tpot_ms", p.tpot_ms},
-          {"e2e_latency_ms", p.e2e_latency_ms},
-          {"requests_per_s", p.requests_per_s},
-          {"output_tokens_per_s", p.output_tokens_per_s},
-          {"replicas", e.replicas},
-          {"devices_per_replica", e.devices_per_replica},
-          {"total_output_tokens_per_s", e.total_output_tokens_per_s},
-          {"total_requests_per_s", p.requests_per_s * static_cast<double>(e.replicas)},
-          {"output_tokens_per_s_per_gpu", e.output_tokens_per_s_per_gpu},
-          {"saturated", p.saturated},
-          {"tokens_per_target_step", e.tokens_per_target_step},
-          {"weights_bytes", e.weights_bytes},
-          {"kv_cache", {{"capacity_bytes", e.kv.cache_bytes}, {"block_bytes", e.kv.block_bytes},
-                        {"blocks", e.kv.blocks}, {"tokens", e.kv.tokens},
-                        {"blocks_per_request", e.kv.blocks_per_request}}},
-          {"max_concurrency", e.kv.max_concurrency}};
+  // The load's figures as at a latency target, then the replica's and the cache's.
+  Json out = point_json(e.point, e);
+  out["output_tokens_per_s"] = e.point.output_tokens_per_s;
+  out["replicas"] = e.replicas;
+  out["devices_per_replica"] = e.devices_per_replica;
+  out["output_tokens_per_s_per_gpu"] = e.output_tokens_per_s_per_gpu;
+  out["saturated"] = e.point.saturated;
+  out["tokens_per_target_step"] = e.tokens_per_target_step;
+  out["weights_bytes"] = e.weights_bytes;
+  out["kv_cache"] = {{"capacity_bytes", e.kv.cache_bytes}, {"block_bytes", e.kv.block_bytes}, {"blocks", e.kv.blocks},
+                     {"tokens", e.kv.tokens}, {"blocks_per_request", e.kv.blocks_per_request}};
+  out["max_concurrency"] = e.kv.max_concurrency;
   if (e.has_target) out["at_latency_target"] = e.at_target ? point_json(*e.at_target, e) : Json(nullptr);
   if (price_per_gpu_hour > 0 && e.total_output_tokens_per_s > 0) {
     // Every device of every replica, for the hour it takes to make the tokens.
