@@ -1,21 +1,26 @@
 #!/usr/bin/env python3
-"""Fits each CNN era's step_jitter_cv, the coefficient of variation of one server's compute per
-step (synchronous data parallelism waits for the slowest server: core/cluster/straggler.h), with
-the era's kernel efficiencies held at their recorded values (scripts/fit_cnn_eras.py).
+"""Fits step_jitter_cv, the coefficient of variation of one server's compute per step
+(synchronous data parallelism waits for the slowest server: core/cluster/straggler.h), with every
+era's kernel efficiencies held at their recorded values (scripts/fit_cnn_eras.py).
+
+One value for every CNN era. The wait comes from the servers (their CPUs, input pipelines,
+network adapters and operating systems: "idle time wasted on waiting for straggling workers",
+Chen et al. 2016), not from the kernel library an era describes, and each era's own cross-server
+cases are too few to fit it apart (tensorflow_2017 has two sources, pytorch_cudnn8_2021 one,
+the others none), so an era without its own value would otherwise price no wait at all.
 
 Only runs across servers depend on it, and only presets/validation/cnn_scale_cases.json holds
-them: the fit is the least squares of log(predicted / measured) over the era's cases there, on a
-grid of 0.0025 from 0 to 0.1. Leave one source out: each source's cases (a source by its title)
-are predicted by the fit to the era's other sources. An era whose cases there come from fewer than two sources keeps 0
-(nothing would predict its cases out of sample). One-server cases do not move: the wait counts
-servers, because counted per GPU, tensorflow_2017's fit to its one-server cases with
-step_jitter_cv free beside its kernel parameters (calibrate, as scripts/fit_cnn_eras.py runs it)
-returned 0.
+them: the fit is the least squares of log(predicted / measured) over all of them, on a grid of
+0.0025 from 0 to 0.1. Leave one source out: each source's cases (a source by its title) are
+predicted by the fit to the other sources. One-server cases do not move: the wait counts servers,
+because counted per GPU, tensorflow_2017's fit to its one-server cases with step_jitter_cv free
+beside its kernel parameters (calibrate, as scripts/fit_cnn_eras.py runs it) returned 0.
 
 Usage: scripts/fit_step_jitter.py [path/to/paleo] [--write] (default build/native/paleo)
 """
 import json
 import math
+import statistics
 import sys
 from pathlib import Path
 
@@ -38,33 +43,37 @@ def fit(cases, table):
     return min(GRID, key=lambda cv: sum(table[c['id']][cv] ** 2 for c in cases))
 
 
+def percent(log_error):
+    return math.expm1(log_error) * 100
+
+
 def main():
     eras_path = ROOT / 'presets' / 'software_eras.json'
     doc = json.loads(eras_path.read_text())
     cases = [c for c in json.loads((ROOT / 'presets' / 'validation' / 'cnn_scale_cases.json').read_text())['cases']
              if c.get('expressible', True)]
-    for era in doc['eras']:
-        own = [c for c in cases if c['request'].get('software_era') == era['key']]
-        sources = sorted({source(c) for c in own})
-        if len(sources) < 2:
-            if own:
-                print(f"{era['key']}: {len(own)} cases from {len(sources)} source: keeps step_jitter_cv "
-                      f"{era['efficiency'].get('step_jitter_cv', 0)}")
-            continue
-        table = {c['id']: {cv: math.log(predict(PALEO, c, {'step_jitter_cv': cv}) / c['measured'])
-                           for cv in GRID} for c in own}
-        best = fit(own, table)
-        print(f"{era['key']}: step_jitter_cv {best:.4f} ({len(own)} cases, {len(sources)} sources)")
-        for s in sources:
-            held = fit([c for c in own if source(c) != s], table)
-            for c in own:
-                if source(c) == s:
-                    print(f"  {c['id']}: in sample {math.expm1(table[c['id']][best]) * 100:+.1f} %, "
-                          f"without its source (cv {held:.4f}) {math.expm1(table[c['id']][held]) * 100:+.1f} %, "
-                          f"at 0 {math.expm1(table[c['id']][0.0]) * 100:+.1f} %")
-        if WRITE:
-            era['efficiency']['step_jitter_cv'] = round(best, 4)
+    table = {c['id']: {cv: math.log(predict(PALEO, c, {'step_jitter_cv': cv}) / c['measured']) for cv in GRID}
+             for c in cases}
+    sources = sorted({source(c) for c in cases})
+    best = fit(cases, table)
+    print(f"step_jitter_cv {best:.4f} ({len(cases)} cases, {len(sources)} sources)")
+    held_errors, zero_errors = [], []
+    for s in sources:
+        held = fit([c for c in cases if source(c) != s], table)
+        print(f"without {s}: cv {held:.4f}")
+        for c in cases:
+            if source(c) == s:
+                held_errors.append(abs(percent(table[c['id']][held])))
+                zero_errors.append(abs(percent(table[c['id']][0.0])))
+                print(f"  {c['id']} ({c['request'].get('software_era')}): in sample "
+                      f"{percent(table[c['id']][best]):+.1f} %, without its source {percent(table[c['id']][held]):+.1f} %, "
+                      f"at 0 {percent(table[c['id']][0.0]):+.1f} %")
+    print(f"median |error| without its source {statistics.median(held_errors):.1f} % "
+          f"(max {max(held_errors):.1f} %); at 0: {statistics.median(zero_errors):.1f} % (max {max(zero_errors):.1f} %)")
     if WRITE:
+        for era in doc['eras']:
+            if 'cnn' in era.get('applies_to', []):
+                era['efficiency']['step_jitter_cv'] = round(best, 4)
         eras_path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + '\n')
 
 

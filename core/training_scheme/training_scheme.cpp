@@ -145,7 +145,8 @@ SchemeStep training_scheme_step(const Scenario& s, const ClusterOptions& o, cons
     out.extra_memory_bytes = cz.extra_memory_bytes;
     step = o.overlap ? cs.forward_ms + cz.sync.backward_and_sync_ms + cs.update_ms
                      : cs.forward_ms + cz.sync.backward_ms + cz.sync.comm_ms + cs.update_ms;
-    step += cz.codec_ms;
+    // The all-reduce still waits for the slowest server, as the uncompressed one does.
+    step += cz.codec_ms + cs.straggler_wait_ms;
     out.comm_ms = step - out.compute_ms - cz.codec_ms;
   } else {
     out.exchange = cs.chosen.algorithm;
