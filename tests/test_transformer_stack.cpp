@@ -275,3 +275,31 @@ TEST_CASE("tp smallest_that_fits is the first power of two whose explicit estima
   const Json bad = paleo::handle_request({{"command", "estimate"}, {"net", "llama3_8b"}, {"tp", "biggest"}});
   CHECK(bad["error"]["field"] == "tp");
 }
+
+TEST_CASE("an estimate that names no layout and does not fit says which tp fits", "[transformer][defaults]") {
+  // Llama 3 70B on 8 nodes of 8 H100s, 512 sequences: at tp 1 each GPU holds the whole model
+  // (about 140 GB in bf16 alone, above 80 GB). The hint must name the tp that
+  // "smallest_that_fits" chooses, whose estimate fits, and the half of it must not fit.
+  const Json base = {{"command", "estimate"}, {"net", "llama3_70b"}, {"device", "H100_SXM"}, {"nodes", 8},
+                     {"devices_per_node", 8}, {"global_batch", 512}, {"recompute", "full"}, {"zero", 1}};
+  const Json silent = answer(base);
+  REQUIRE(silent["fits"] == false);
+  Json chosen_request = base;
+  chosen_request["tp"] = "smallest_that_fits";
+  const Json chosen = answer(chosen_request);
+  REQUIRE(chosen["fits"] == true);
+  const std::int64_t tp = chosen["parallel"]["tp"].get<std::int64_t>();
+  Json half = base;
+  half["tp"] = tp / 2;
+  half["sequence_parallel"] = tp / 2 > 1;
+  CHECK(answer(half)["fits"] == false);
+  const std::string expected = "tp " + std::to_string(tp) + " with dp " + std::to_string(64 / tp) + " fits";
+  bool hinted = false;
+  for (const Json& w : silent["warnings"]) hinted = hinted || w.get<std::string>().find(expected) != std::string::npos;
+  CHECK(hinted);
+  // A request that names its layout gets no hint: the user chose it.
+  Json named = base;
+  named["tp"] = 1;
+  for (const Json& w : answer(named)["warnings"])
+    CHECK(w.get<std::string>().find("names no layout") == std::string::npos);
+}

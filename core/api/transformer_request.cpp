@@ -100,6 +100,9 @@ TransformerRequest parse_transformer_request(const Json& given, const Device& de
   o.seq_len = t.net.config.seq_len;
   if (request.contains("precision")) o.precision = precision_from_json(request["precision"], "precision");
   if (request.contains("seq_len")) o.seq_len = read_count_field(request, "seq_len", 1, 10000000);
+  t.layout_silent = !request.contains("tp") && !request.contains("pp") && !request.contains("cp") &&
+                    !request.contains("dp") && !request.contains("ep");
+  if (t.layout_silent) t.sequence_parallel_follows_tp = !request.contains("sequence_parallel");
   if (request.contains("tp") && request["tp"].is_string()) {
     if (request["tp"] != "smallest_that_fits")
       throw Error("must be an integer from 1 to 4096 or \"smallest_that_fits\", got " + echo(request["tp"]), "", "tp");

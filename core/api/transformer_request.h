@@ -31,6 +31,8 @@ struct TransformerRequest {
   // the request and its stack leave that open).
   bool tp_auto = false;
   bool sequence_parallel_follows_tp = false;
+  // The request names no layout (tp, pp, cp, dp, ep): a layout that does not fit gets a hint.
+  bool layout_silent = false;
   double train_tokens = 0;          // 0 = not asked
   double price_per_gpu_hour = 0;    // US dollars per device-hour; 0 = unknown
   std::string price_key;            // the price preset it came from, if any

@@ -130,6 +130,21 @@ ResolvedTraining resolve_training(const Request& r) {
   return out;
 }
 
+// A request that names no layout and does not fit gets the layout a user tries first: the
+// smallest tensor parallelism that fits (the same choice as "tp": "smallest_that_fits").
+std::string smallest_fitting_tp_hint(const Request& r) {
+  const TransformerRequest& t = r.transformer;
+  const StackChoices which{t.recompute_auto, t.virtual_stages_auto};
+  const TrainingOptions o = smallest_tp_that_fits(t.net.config, t.training, r.scenario.device, request_cluster(r),
+                                                  which, t.sequence_parallel_follows_tp, !t.global_batch_given);
+  const TrainingEstimate fitted = estimate_training(t.net.config, o, r.scenario.device, request_cluster(r));
+  if (!fitted.memory.fits() || o.parallel.tp == t.training.parallel.tp) return "";
+  return "the request names no layout and tp " + std::to_string(t.training.parallel.tp) +
+         " does not fit: tp " + std::to_string(o.parallel.tp) + " with dp " + std::to_string(o.parallel.dp) +
+         " fits (" + std::to_string(static_cast<long long>(fitted.memory.total_bytes() / 1e9 + 0.5)) +
+         " GB a device); ask \"tp\": \"smallest_that_fits\" (--tp smallest_that_fits), or plan for the fastest layout";
+}
+
 // "assumed: the defaults of <stack> where the request is silent: zero 1, ..."
 std::string assumed_warning(const Json& assumed, const SoftwareEra& era) {
   std::string text;
@@ -161,6 +176,10 @@ Json estimate_json(const Request& r) {
   out["assumed"] = resolved.assumed;
   out["warnings"] = with_request_warnings(r, e.warnings);
   if (!resolved.assumed.empty()) out["warnings"].push_back(assumed_warning(resolved.assumed, t.era));
+  if (!e.memory.fits() && t.layout_silent) {
+    const std::string hint = smallest_fitting_tp_hint(r);
+    if (!hint.empty()) out["warnings"].push_back(hint);
+  }
   // How far estimates of this kind land from published measurements (docs/validation.md).
   out["expected_error"] = expected_error_json("transformers");
   return out;
