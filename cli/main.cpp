@@ -232,6 +232,7 @@ int run(int argc, char** argv) {
       print_layers(std::cout, response, format);
       if (response.contains("cluster")) print_cluster(std::cout, response["cluster"], format);
       if (response.contains("training_scheme")) print_training_scheme(std::cout, response["training_scheme"], format);
+      if (cmd == "estimate") print_estimate_totals(std::cout, response, format);
     }
     if (!transformer) report_warnings(response);
   }

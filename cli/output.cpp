@@ -129,6 +129,18 @@ void print_layers(std::ostream& out, const Json& r, Format format) {
   }
 }
 
+void print_estimate_totals(std::ostream& out, const Json& r, Format format) {
+  if (format != Format::kTable || !r.contains("totals")) return;
+  const Json& t = r["totals"];
+  out << "\n";
+  // A cluster's step is its own section's; the one-device totals would read as the answer.
+  if (!r.contains("cluster"))
+    for (const char* k : {"forward_ms", "backward_ms", "update_ms", "step_ms", "throughput_samples_per_s"})
+      if (t.contains(k)) out << "totals." << k << "\t" << num(t[k]) << "\n";
+  if (r.contains("expected_error"))
+    out << "expected_error\t" << table_cell(text(r["expected_error"]["summary"]), false) << "\n";
+}
+
 void print_summary(std::ostream& out, const Json& r, Format format) {
   if (format == Format::kJson) {
     out << paleo::dump_json(r, 2) << "\n";

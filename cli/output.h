@@ -24,6 +24,10 @@ void print_summary(std::ostream& out, const nlohmann::ordered_json& response, Fo
 void print_collective(std::ostream& out, const nlohmann::ordered_json& response, Format format);
 // The `search` command: the chosen configuration of every layer and the speed-ups.
 void print_search(std::ostream& out, const nlohmann::ordered_json& response, Format format);
+// A CNN estimate's one-device totals (forward, backward, update, step, samples per second; not
+// for a cluster, whose section has its step) and the expected error of estimates of its kind,
+// after its tables (table format only: the CSV stays one table).
+void print_estimate_totals(std::ostream& out, const nlohmann::ordered_json& response, Format format);
 // The `cluster` section of an estimate: step per all-reduce algorithm, memory, pipeline.
 void print_cluster(std::ostream& out, const nlohmann::ordered_json& cluster, Format format);
 

@@ -36,6 +36,7 @@ void print_estimate(std::ostream& out, const Json& r, const std::string& sep) {
   for (auto it = r["memory"].begin(); it != r["memory"].end(); ++it) row(out, {"memory." + it.key(), g(it.value())}, sep);
   if (r.contains("train"))
     for (auto it = r["train"].begin(); it != r["train"].end(); ++it) row(out, {"train." + it.key(), g(it.value())}, sep);
+  if (r.contains("expected_error")) row(out, {"expected_error", g(r["expected_error"]["summary"])}, sep);
   for (const Json& w : r["warnings"]) row(out, {"warning", g(w)}, sep);
   out << "\n";
   row(out, {"name", "type", "count", "forward_ms", "backward_ms", "forward_flops", "backward_flops", "params",
@@ -80,6 +81,7 @@ void print_transformer(std::ostream& out, const Json& r, Format format) {
     key_values(out, r["serving"], {"concurrency", "ttft_ms", "tpot_ms", "e2e_latency_ms", "requests_per_s",
                                    "output_tokens_per_s", "replicas", "total_output_tokens_per_s",
                                    "output_tokens_per_s_per_gpu", "max_concurrency", "saturated"}, sep);
+    if (r.contains("expected_error")) row(out, {"expected_error", g(r["expected_error"]["summary"])}, sep);
     for (const Json& w : r["warnings"]) row(out, {"warning", g(w)}, sep);
     return;
   }

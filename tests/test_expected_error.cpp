@@ -2,6 +2,8 @@
 // recorded in presets/error_bands.json must be what `validate` computes today, so that a change
 // of the model, the cases or the eras that moves them fails here until the file is refreshed
 // (scripts/refresh_error_bands.py, docs/validation.md).
+#include <iomanip>
+#include <sstream>
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -153,6 +155,19 @@ TEST_CASE("Every estimate carries the expected error of its family", "[api][expe
     CHECK(e["cross_validation"] == recorded["cross_validation"]);
     CHECK(e["source"] == "docs/validation.md");
     CHECK(e["median_abs_error"].get<double>() <= e["max_abs_error"].get<double>());
+    // The sentence the CLI and the page print states the recorded figures, one decimal each.
+    const auto percent = [](const Json& fraction) {
+      std::ostringstream text;
+      text << std::fixed << std::setprecision(1) << fraction.get<double>() * 100 << " %";
+      return text.str();
+    };
+    const std::string summary = e["summary"].get<std::string>();
+    CHECK(summary.find("within \u00b1" + percent(recorded["median_abs_error"])) != std::string::npos);
+    CHECK(summary.find("up to \u00b1" + percent(recorded["max_abs_error"])) != std::string::npos);
+    CHECK(summary.find("(" + std::to_string(recorded["cases"].get<long long>()) + " " + family + " cases") !=
+          std::string::npos);
+    if (recorded["cross_validation"] == "leave_one_source_out")
+      CHECK(summary.find("each predicted without its own source") != std::string::npos);
   };
   check({{"command", "estimate"}, {"net", "llama3_8b"}, {"device", "H100_SXM"}, {"cluster", "dgx_h100_ndr"}, {"tp", 2},
          {"global_batch", 64}, {"seq_len", 8192}}, "transformers");

@@ -1,5 +1,7 @@
 #include "core/validation/expected_error.h"
 
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "core/spec/embedded_presets.h"
@@ -16,6 +18,21 @@ Json load_bands() {
   throw Error(std::string("presets/") + kBandsFile + " is not compiled in", "", "");
 }
 
+// "12.3 %": one decimal, as the page prints percentages.
+std::string percent_text(double fraction) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f %%", std::round(fraction * 1000) / 10);
+  return buffer;
+}
+
+// How the family's residuals were obtained, in words.
+std::string cross_validation_words(const std::string& kind) {
+  if (kind == "leave_one_source_out") return ", each predicted without its own source";
+  if (kind == "leave_one_case_out") return ", each predicted without itself";
+  if (kind == "out_of_sample") return ", nothing fitted to them";
+  return "";
+}
+
 }  // namespace
 
 const Json& error_bands() {
@@ -27,9 +44,16 @@ Json expected_error_json(const std::string& family) {
   const Json& families = error_bands().at("families");
   if (!families.contains(family)) throw Error("no expected error recorded for family '" + family + "'", "", "");
   const Json& f = families[family];
+  const std::string kind = f.at("cross_validation").get<std::string>();
+  // The one sentence the CLI, the page and the embed print beside an estimate.
+  const std::string summary = "typically within \u00b1" + percent_text(f.at("median_abs_error").get<double>()) +
+                              " on measured cases of this kind (median), up to \u00b1" +
+                              percent_text(f.at("max_abs_error").get<double>()) + " (" +
+                              std::to_string(f.at("cases").get<long long>()) + " " + family + " cases" +
+                              cross_validation_words(kind) + ")";
   return {{"family", family}, {"median_abs_error", f.at("median_abs_error")}, {"max_abs_error", f.at("max_abs_error")},
           {"cases", f.at("cases")}, {"cross_validated", f.at("cross_validated")},
-          {"cross_validation", f.at("cross_validation")},
+          {"cross_validation", kind}, {"summary", summary},
           {"source", error_bands().value("source", "docs/validation.md")}};
 }
 

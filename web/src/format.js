@@ -65,16 +65,9 @@ export function sig(v) {
 }
 
 // The band every estimate carries (its "expected_error", docs/validation.md), in words.
-const CROSS_VALIDATION_WORDS = {
-  leave_one_source_out: ', each predicted without its own source',
-  leave_one_case_out: ', each predicted without itself',
-  out_of_sample: ', nothing fitted to them',
-};
-
+// The core's sentence for an estimate's expected error (core/validation/expected_error.cpp).
 export function expectedErrorText(e) {
-  return `Estimate; typically within ±${absPercent(e.median_abs_error)} on measured cases of this kind (median), ` +
-    `up to ±${absPercent(e.max_abs_error)} (${e.cases} ${e.family} cases` +
-    (CROSS_VALIDATION_WORDS[e.cross_validation] || '') + ').';
+  return `Estimate; ${e.summary}.`;
 }
 
 // The unit of a validation case's figure, from the response field it compares (docs/validation.md).
