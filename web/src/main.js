@@ -108,7 +108,8 @@ function writeForm() {
     const input = $(key);
     if (!input) continue;
     if (input.type === 'checkbox') input.checked = Boolean(value);
-    else if (isNumberKey(key) && value === 0 && DEFAULTS[key] === 0) input.value = '';
+    // Empty shows the placeholder's default (the spec's batch); a 0 that means "off" shows as 0.
+    else if (isNumberKey(key) && value === 0 && DEFAULTS[key] === 0 && input.placeholder) input.value = '';
     else input.value = String(value);
   }
   // A software preset names its PPP pair: show it.
