@@ -262,7 +262,7 @@ async function estimateAndRender(s, current) {
   if (!estimate.ok) {
     const e = estimate.error;
     search.stop();
-    failed(e, Boolean(s.spec.trim()) && (Boolean(e.layer) || SPEC_FIELDS.has(e.field) || !$(e.field)));
+    failed(e, Boolean(s.spec.trim()) && (Boolean(e.layer) || SPEC_FIELDS.has(e.field) || !inputOf(e.field)));
     return true;
   }
   last = { requests: reqs, estimate, compare, search: null };

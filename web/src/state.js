@@ -8,13 +8,14 @@ import { TRANSFORMER_DEFAULTS } from './transformer_request.js';
 import { SERVING_DEFAULTS } from './serving_request.js';
 import { SCHEME_DEFAULTS, schemeRequest } from './training_scheme_request.js';
 import { netFromText } from './net_text.js';
+import { withInputShape } from './input_shape.js';
 import { CUSTOM_DEVICE_DEFAULTS, deviceOf } from './custom_device.js';
 import { withProfile } from './calibration_request.js';
 
 // The default scenario is one of today: ResNet-50 on a DGX H100 node, kernels priced with the
 // software era of the H100 (no PPP pair).
 export const DEFAULTS = {
-  net: 'resnet50_v1_5', spec: '', device: 'H100_SXM', network: 'ethernet',
+  net: 'resnet50_v1_5', spec: '', input_shape: '', device: 'H100_SXM', network: 'ethernet',
   software_era: '', software: '', ppp_comp: 1, ppp_comm: 1,  // software_era '': the device's generation's
   profile: 'paleo2026', conv_algorithm: '', cnn_precision: '', memory_format: '', timing: '', batch_size: 0,
   optimizer: 'sgd',
@@ -134,7 +135,7 @@ export function parseWorkers(text) {
 // when the worker list parses), `compare` (configuration B, when comparing) and `search`.
 // Throws a SyntaxError when the pasted spec is neither JSON nor a Caffe prototxt.
 export function requests(state) {
-  const net = state.spec.trim() ? netFromText(state.spec) : state.net;
+  const net = state.spec.trim() ? withInputShape(netFromText(state.spec), state.input_shape) : state.net;
   const base = { net, device: deviceOf(state), interconnect: state.network, profile: state.profile,
     optimizer: state.optimizer };
   // '': the core's default (the software era's algorithm choice, or GEMM under a PPP).
