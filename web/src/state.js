@@ -3,7 +3,7 @@
 // The hash is compressed: "#z=" and the deflated parameters in base64url (fflate); a link of the
 // uncompressed form ("#net=vgg16&...") still loads.
 import { deflateSync, strFromU8, strToU8 } from 'fflate';
-import { LinkTooLong, inflateBounded } from './link_inflate.js';
+import { LinkTooLong, inflateBounded, inflateBoundedAsync } from './link_inflate.js';
 import { TRANSFORMER_DEFAULTS } from './transformer_request.js';
 import { SERVING_DEFAULTS } from './serving_request.js';
 import { SCHEME_DEFAULTS, schemeRequest } from './training_scheme_request.js';
@@ -81,6 +81,18 @@ export function decompress(text) {
   }
 }
 
+// decompress without a long task (link_inflate.js inflateBoundedAsync): a promise of the same.
+export async function decompressAsync(text, options) {
+  const bytes = fromBase64url(text);
+  if (!bytes) return null;
+  try {
+    return strFromU8(await inflateBoundedAsync(bytes, undefined, options));
+  } catch (e) {
+    if (e instanceof LinkTooLong) throw e;
+    return null;
+  }
+}
+
 export function toHash(state) {
   const text = toParams(state);
   return text ? '#z=' + compress(text) : '#';
@@ -101,6 +113,19 @@ export function hashParams(hash, problems = []) {
   }
 }
 
+// hashParams without a long task: a promise of the same parameters (and problems).
+export async function hashParamsAsync(hash, problems = [], options = {}) {
+  const text = String(hash).replace(/^#/, '');
+  if (!text.startsWith('z=')) return new URLSearchParams(text);
+  try {
+    return new URLSearchParams(await decompressAsync(text.slice(2), options) ?? '');
+  } catch (e) {
+    if (!(e instanceof LinkTooLong)) throw e;
+    problems.push(e.message);
+    return new URLSearchParams('');
+  }
+}
+
 // An uncompressed link was written against the defaults of its time (API 0.2 and before: VGG-16
 // on a Titan X, no cluster): what it leaves out takes those, so that it still shows what it showed.
 export const LINK_DEFAULTS_BEFORE_COMPRESSION = {
@@ -108,10 +133,22 @@ export const LINK_DEFAULTS_BEFORE_COMPRESSION = {
 };
 
 export function fromHash(hash, problems = []) {
+  return stateOf(hash, hashParams(hash, problems));
+}
+
+// What the page reads of a link, without a long task: {state, params, problems} (fromHash's
+// state, hashParams' parameters and the problems, for one inflating).
+export async function readLink(hash, options = {}) {
+  const problems = [];
+  const params = await hashParamsAsync(hash, problems, options);
+  return { state: stateOf(hash, params), params, problems };
+}
+
+// The state of a hash, of its parameters.
+function stateOf(hash, params) {
   const text = String(hash).replace(/^#/, '');
   const old = text !== '' && !text.startsWith('z=');
   const state = old ? { ...DEFAULTS, ...LINK_DEFAULTS_BEFORE_COMPRESSION } : { ...DEFAULTS };
-  const params = hashParams(hash, problems);
   for (const [key, raw] of params) {
     if (!(key in DEFAULTS)) continue;
     if (NUMBERS.has(key)) {
