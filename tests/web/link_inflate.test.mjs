@@ -81,3 +81,16 @@ for (const streaming of [true, false]) {
     assert.deepEqual((await state.readLink('#batch_size=32', options)).state, state.fromHash('#batch_size=32'));
   });
 }
+
+test('the page writes a long state\'s link in slices (CompressionStream): it reads back as the same state', async () => {
+  // 0.3 MB of parameters: past the 64 K characters deflated at once.
+  const long = { ...state.DEFAULTS, batch_size: 16, spec: JSON.stringify({ name: 'y'.repeat(300000) }) };
+  const hash = await state.toHashAsync(long);
+  assert.match(hash, /^#z=[A-Za-z0-9_-]+$/);
+  assert.deepEqual(state.fromHash(hash), long);
+  assert.deepEqual((await state.readLink(hash)).state, long);
+  // A short state's link is the same as toHash's.
+  const short = { ...state.DEFAULTS, net: 'vgg16' };
+  assert.equal(await state.toHashAsync(short), state.toHash(short));
+  assert.equal(await state.toHashAsync(state.DEFAULTS), '#');
+});

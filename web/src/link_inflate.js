@@ -36,7 +36,7 @@ export function inflateBounded(bytes, maxBytes = MAX_LINK_BYTES) {
 
 // Work on the page's main thread gives the browser its turn this often, so that no task runs
 // long (a 1 MB link inflates to megabytes).
-const SLICE_MS = 8;
+export const SLICE_MS = 8;
 
 // Yields to the browser's event loop: a message to self, which, unlike a timer, a background tab
 // does not throttle to one a second.
@@ -51,7 +51,7 @@ export function yieldToBrowser() {
   });
 }
 
-function joined(pieces, size) {
+export function joined(pieces, size) {
   const out = new Uint8Array(size);
   let at = 0;
   for (const piece of pieces) {
@@ -122,7 +122,7 @@ async function inflateInSlices(bytes, maxBytes) {
   return joined(pieces, size);
 }
 
-function streamsRawDeflate() {
+export function streamsRawDeflate() {
   try {
     return typeof DecompressionStream === 'function' && Boolean(new DecompressionStream('deflate-raw'));
   } catch {

@@ -4,7 +4,7 @@
 // config) through transformer_view.js.
 import { core, firstPresets, isCancelled, linked } from './core.js';
 import { AccuracySection, expectedError } from './accuracy.js';
-import { DEFAULTS, compress, isNumberKey, parseWorkers, readLink, requests, toHash } from './state.js';
+import { DEFAULTS, compress, isNumberKey, parseWorkers, readLink, requests, toHashAsync, toParams } from './state.js';
 import { csv, download, el } from './dom.js';
 import { attributesOf } from './embed_attributes.js';
 import { embedSnippet } from './embed_snippet.js';
@@ -443,8 +443,8 @@ async function onInput(event) {
   }
   if (['software', 'ppp_comp', 'ppp_comm', 'price_preset', 'price', 'net', 't_cluster', 'cluster', 'device'].includes(id) || starts ||
       event.target.type === 'checkbox' || id === 'parallel') writeForm();
-  history.replaceState(null, '', toHash(state));
-  linkNote();
+  await writeLink();
+  if (mine !== inputs) return;  // a newer input writes the link and updates
   schedule(event.type === 'input' && /^(text|number|textarea)/.test(event.target.type) ? 60 : 0);
 }
 
@@ -462,6 +462,16 @@ function specAsJson(text) {
 function showLinkProblems() {
   $('link-error').hidden = linkProblems.length === 0;
   $('link-error').textContent = linkProblems.join(' ');
+}
+
+// The state into the URL (the newest state's hash wins), then the note on the link's length.
+let linkWrites = 0;
+async function writeLink() {
+  const mine = ++linkWrites;
+  const hash = await toHashAsync(state);
+  if (mine !== linkWrites) return;
+  history.replaceState(null, '', hash);
+  linkNote();
 }
 
 function linkNote() {
@@ -534,8 +544,7 @@ async function start() {
     applied: () => state.calibration,
     apply: (profile, kind) => {
       state = { ...state, calibration: profile ? appliedProfile(profile, kind) : '' };
-      history.replaceState(null, '', toHash(state));
-      linkNote();
+      writeLink();
       calibration.showApplied();
       schedule(0);
     } });
@@ -544,14 +553,14 @@ async function start() {
     setLayout: (layout) => {
       state = { ...state, ...layout };
       writeForm();
-      history.replaceState(null, '', toHash(state));
+      writeLink();
       schedule(0);
     } });
   // A hand-written link naming only a transformer gets the layout its pick would give.
   const given = link.params;
   if (isTransformer(state) && !given.has('device') && !given.has('tp')) {
     state = await startingLayout(call, state, { hardware: true, prices: presets.prices });
-    history.replaceState(null, '', toHash(state));
+    await writeLink();
   }
   writeForm();
   linkNote();
@@ -608,7 +617,7 @@ async function start() {
     linkProblems.splice(0, linkProblems.length, ...read.problems);
     const next = read.state;
     showLinkProblems();
-    if (toHash(next) === toHash(state)) return;
+    if (toParams(next) === toParams(state)) return;
     state = next;
     writeForm();
     calibration.showApplied();

@@ -3,7 +3,8 @@
 // The hash is compressed: "#z=" and the deflated parameters in base64url (fflate); a link of the
 // uncompressed form ("#net=vgg16&...") still loads.
 import { deflateSync, strFromU8, strToU8 } from 'fflate';
-import { LinkTooLong, inflateBounded, inflateBoundedAsync } from './link_inflate.js';
+import { LinkTooLong, inflateBounded, inflateBoundedAsync, streamsRawDeflate } from './link_inflate.js';
+import { deflateStreaming } from './link_deflate.js';
 import { TRANSFORMER_DEFAULTS } from './transformer_request.js';
 import { SERVING_DEFAULTS } from './serving_request.js';
 import { SCHEME_DEFAULTS, schemeRequest } from './training_scheme_request.js';
@@ -96,6 +97,19 @@ export async function decompressAsync(text, options) {
 export function toHash(state) {
   const text = toParams(state);
   return text ? '#z=' + compress(text) : '#';
+}
+
+// Parameters this long deflate at once (a few ms); longer ones in slices.
+const AT_ONCE_CHARS = 64 * 1024;
+
+// toHash without a long task: a promise of a hash that reads back as the same state (deflated
+// by the browser's CompressionStream in slices when the parameters are long).
+export async function toHashAsync(state) {
+  const text = toParams(state);
+  if (text.length <= AT_ONCE_CHARS || typeof CompressionStream !== 'function' || !streamsRawDeflate()) {
+    return text ? '#z=' + compress(text) : '#';
+  }
+  return '#z=' + toBase64url(await deflateStreaming(strToU8(text)));
 }
 
 // The parameters of a hash: "#z=..." (compressed) or the parameters themselves (links made
