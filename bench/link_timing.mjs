@@ -1,5 +1,5 @@
 // The page on a 1 MB "#z=" link (reported, not asserted; docs/performance.md): the longest
-// main-thread task while the page loads it, for a link whose parameters inflate to about 1.5 MB
+// main-thread task while the page loads it, for a link whose parameters inflate to about 3.3 MB
 // (a spec of random layer names, which deflate hardly shrinks) and for one that would inflate
 // far past the request limit (a deflate bomb, stopped at 8 MiB); then the longest task while a
 // batch size is typed. Needs web/dist (npm run build).
