@@ -194,9 +194,9 @@ TEST_CASE("every device's node preset is a cluster preset whose NICs do not outn
     CHECK(c["nics_per_node"].get<int>() <= c["devices_per_node"].get<int>());
     CHECK(c.contains("inter"));
   }
-  // No sourced link preset yet for PCIe 2.0 (K20, K20X) or MI250X's Infinity Fabric; a CPU has no
-  // node of GPUs. Every other device names its node.
-  const std::vector<std::string> without = {"K20", "K20X", "CPU_I7", "MI250X"};
+  // No sourced node preset yet for the PCIe 2.0 Keplers (K20, K20X); a CPU has no node of GPUs.
+  // Every other device names its node.
+  const std::vector<std::string> without = {"K20", "K20X", "CPU_I7"};
   for (const Json& d : p.devices()) {
     const std::string key = d["key"].get<std::string>();
     INFO("device " << key);
@@ -237,6 +237,33 @@ TEST_CASE("an MI300X cluster without links is priced over its ND MI300X v5 node,
   const Json two = ring(2);
   CHECK(two["alpha_ms"].get<double>() == Approx(30 * 1.0e-3).epsilon(1e-12));
   CHECK(two["beta_ms"].get<double>() == Approx(2 * n * 15 / 16 / 48e9 * 1e3).epsilon(1e-12));  // 39.06 ms
+  CHECK(two["cluster"]["assumed"] == kAllAssumed);
+}
+
+TEST_CASE("an MI250X cluster without links is priced over its Frontier node, named and warned") {
+  const Json out = ok({{"command", "estimate"}, {"net", "resnet50_v1"}, {"device", "MI250X"}, {"nodes", 2}});
+  const Json& c = out["cluster"]["cluster"];
+  CHECK(c["intra"]["key"] == "xgmi_mi250x");
+  CHECK(c["inter"]["key"] == "slingshot_200g");
+  CHECK(c["nics_per_node"] == 4);     // OLCF: four Slingshot 200 Gb/s NICs per node
+  CHECK(c["devices_per_node"] == 4);  // four MI250X packages (eight GCDs)
+  CHECK(c["assumed"] == kAllAssumed);
+  CHECK(c["assumed_from"] == "frontier_mi250x_slingshot");
+  CHECK(any_warning_has(out["warnings"], "xgmi_mi250x", "slingshot_200g"));
+
+  const double n = 1e9;  // bytes
+  auto ring = [&](int nodes) {
+    return ok({{"command", "collective"}, {"op", "allreduce"}, {"algorithm", "ring"}, {"bytes", n},
+               {"device", "MI250X"}, {"nodes", nodes}, {"devices_per_node", 4}});
+  };
+  // One node, p = 4: one Infinity Fabric link between packages, 75 % of 50 GB/s, 1.0 us a hop.
+  const Json one = ring(1);
+  CHECK(one["alpha_ms"].get<double>() == Approx(6 * 1.0e-3).epsilon(1e-12));
+  CHECK(one["beta_ms"].get<double>() == Approx(2 * n * 3 / 4 / 37.5e9 * 1e3).epsilon(1e-12));  // 40 ms
+  // Two nodes, p = 8: the slowest hop is one Slingshot NIC per package (24 GB/s), at max(1.0, 2.7) us.
+  const Json two = ring(2);
+  CHECK(two["alpha_ms"].get<double>() == Approx(14 * 2.7e-3).epsilon(1e-12));
+  CHECK(two["beta_ms"].get<double>() == Approx(2 * n * 7 / 8 / 24e9 * 1e3).epsilon(1e-12));  // 72.92 ms
   CHECK(two["cluster"]["assumed"] == kAllAssumed);
 }
 

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root, cliApi, newPage, afterUpdate, pageSession } from './helpers.mjs';
 import { MAX_SHAREABLE_LINK } from '../../web/src/import_drop.js';
+import onnxProto from 'onnx-proto';
 
 const session = pageSession();
 const data = (...parts) => join(root, 'tests', 'data', ...parts);
@@ -152,4 +153,54 @@ test('a file that is not a model: an error next to the spec box, the page stays'
   assert.match(await page.locator('#spec-error').textContent(), /broken\.onnx: not a readable model file/);
   assert.deepEqual(page.errors, []);
   await page.close();
+});
+
+test('an ONNX export with symbolic sizes: the error beside the input-shape field, then priced at the shape given', async () => {
+  // A dynamic-axes export: the input's batch, height and width are names, not sizes. One 3x3
+  // convolution to 8 channels, padded to keep the height and width.
+  const { onnx } = onnxProto;
+  const dim = (d) => (typeof d === 'string' ? { dimParam: d } : { dimValue: d });
+  const bytes = onnx.ModelProto.encode({
+    irVersion: 8, opsetImport: [{ domain: '', version: 17 }],
+    graph: {
+      name: 'dynamic',
+      input: [{ name: 'images', type: { tensorType: { elemType: 1, shape: { dim: ['batch', 3, 'height', 'width'].map(dim) } } } }],
+      output: [{ name: 'y' }],
+      initializer: [{ name: 'w', dims: [8, 3, 3, 3], dataType: 1, rawData: new Uint8Array(8 * 3 * 3 * 3 * 4) }],
+      node: [{ name: 'conv', opType: 'Conv', input: ['images', 'w'], output: ['y'],
+        attribute: [{ name: 'kernel_shape', type: 7, ints: [3, 3] }, { name: 'pads', type: 7, ints: [1, 1, 1, 1] }] }],
+    },
+  }).finish();
+  const page = await open();
+  await afterUpdate(page, () => page.setInputFiles('#spec-file', { name: 'dynamic.onnx', mimeType: 'application/octet-stream',
+    buffer: Buffer.from(bytes) }));
+  // The core's error names the graph input and its unknown size; the page shows it at the field.
+  await page.waitForSelector('#input_shape[aria-invalid=true]');
+  const note = page.locator('#input_shape + .field-error');
+  assert.match(await note.textContent(), /the graph input 'images' has no known size for dimension/);
+  assert.equal(await page.locator('#input_shape').isVisible(), true);
+  assert.equal(await page.locator('#input_shape').getAttribute('aria-describedby'), await note.getAttribute('id'));
+
+  // NCHW [2, 3, 32, 48]: Paleo's [2, 32, 48, 3]; the convolution keeps 32 x 48 and gives 8 channels.
+  await afterUpdate(page, () => page.fill('#input_shape', '2, 3, 32, 48'));
+  const { shown, cli } = await assertSameAsCli(page);
+  assert.deepEqual(shown.request.net.input_shape, [2, 3, 32, 48]);
+  const conv = cli.layers.find((l) => l.name === 'conv');
+  assert.deepEqual(conv.output, [2, 32, 48, 8]);
+  // 2 x 32 x 48 x 8 outputs, 27 multiply-adds each, 2 FLOPs per multiply-add.
+  assert.equal(forwardFlops2017(shown.request), 2 * (2 * 32 * 48 * 8) * 27);
+  assert.equal(await page.locator('#input_shape').getAttribute('aria-invalid'), null);
+  assert.equal(await page.locator('.field-error').count(), 0);
+
+  // A shape the core refuses (three sizes for a four-dimensional input) names the field too.
+  await afterUpdate(page, () => page.fill('#input_shape', '2, 3, 32'));
+  await page.waitForSelector('#input_shape[aria-invalid=true]');
+  assert.match(await page.locator('#input_shape + .field-error').textContent(), /has 3 dimensions/);
+  // The field is part of the link: the page opened from it asks with the same shape.
+  await afterUpdate(page, () => page.fill('#input_shape', '2, 3, 32, 48'));
+  const again = await open(new URL(page.url()).hash);
+  assert.deepEqual(await again.evaluate(() => window.paleoResult.requests.estimate.net.input_shape), [2, 3, 32, 48]);
+  assert.deepEqual([...page.errors, ...again.errors], []);
+  await page.close();
+  await again.close();
 });

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cliApi, assertClose, newPage, afterUpdate, assertNoAxeViolations, pageSession } from './helpers.mjs';
 import { ms } from '../../web/src/format.js';
+import { SWEEP_AXES } from '../../web/src/serving_view.js';
 
 const session = pageSession();
 
@@ -42,6 +43,15 @@ test('the serving view equals the CLI field for field, with its cards and the sw
   assert.equal(await page.locator('#t-step').isVisible(), false);
   assert.equal(await page.locator('#layers-section').isVisible(), false);
   await page.waitForSelector('#s-sweep canvas');
+  // Speculative decoding off: the box says 0, not nothing.
+  assert.equal(await page.inputValue('#draft_tokens'), '0');
+  // The y axis's label is drawn along the plot's height, in the axis font (charts.js): it fits.
+  const fit = await page.evaluate((label) => {
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = '12px system-ui, sans-serif';
+    return { label: ctx.measureText(label).width, plot: document.querySelector('#s-sweep .u-over').clientHeight };
+  }, SWEEP_AXES.y);
+  assert.ok(fit.label > 0 && fit.label <= fit.plot, `label ${fit.label} px, plot ${fit.plot} px`);
   assert.deepEqual(page.errors, []);
   await assertNoAxeViolations(page, 'serving view');
   await page.close();

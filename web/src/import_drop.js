@@ -55,11 +55,12 @@ export function wireImport({ target, fileInput, use, fail }) {
   });
 }
 
-// The note under the spec box when the link is too long to share, with the net as a file.
+// The note under the spec box when the link is too long to share, with the net as a file;
+// specText() gives the file's text when asked (a long net's is megabytes).
 export function showLinkNote(note, button, linkLength, specText) {
   const tooLong = linkLength > MAX_SHAREABLE_LINK;
   note.hidden = !tooLong;
   if (!tooLong) return;
   note.querySelector('.size').textContent = `${Math.round(linkLength / 1000)} kB`;
-  button.onclick = () => download('paleo-net.json', 'application/json', specText);
+  button.onclick = () => download('paleo-net.json', 'application/json', specText());
 }

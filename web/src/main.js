@@ -2,9 +2,9 @@
 // WebAssembly core, in Web Workers (core_client.js) -> rendering. Everything runs in the browser;
 // nothing is sent anywhere. A CNN net goes through render.js; a transformer (preset or pasted
 // config) through transformer_view.js.
-import { core, firstPresets, isCancelled } from './core.js';
+import { core, firstPresets, isCancelled, linked } from './core.js';
 import { AccuracySection, expectedError } from './accuracy.js';
-import { DEFAULTS, compress, fromHash, hashParams, isNumberKey, parseWorkers, requests, toHash } from './state.js';
+import { DEFAULTS, compress, isNumberKey, parseWorkers, readLink, requests, toHashAsync, toParams } from './state.js';
 import { csv, download, el } from './dom.js';
 import { attributesOf } from './embed_attributes.js';
 import { embedSnippet } from './embed_snippet.js';
@@ -21,6 +21,7 @@ import { TransformerView } from './transformer_view.js';
 import { renderScheme, showSchemeError } from './training_scheme.js';
 import { CUSTOM_DEVICE, customFromPreset, isCustomDeviceKey } from './custom_device.js';
 import { sharedFieldInput } from './error_inputs.js';
+import { SpecBox } from './spec_box.js';
 import { CalibrationPanel } from './calibration_panel.js';
 import { appliedProfile } from './calibration_request.js';
 import { transformerRequest } from './transformer_request.js';
@@ -31,7 +32,8 @@ let presets = null;
 // Why the link's parameters were not read (one that inflates past the request limit), shown
 // beside the "Copy link" button.
 const linkProblems = [];
-let state = fromHash(location.hash, linkProblems);
+let state = { ...DEFAULTS };          // the link's, once boot.js has read it (start)
+let specBox = null;                   // the spec box's text (spec_box.js)
 let last = null;                      // {requests, estimate, compare, search}
 const exports = {};                   // table name -> {headers, rows} for CSV
 let sort = { column: null, descending: false };
@@ -107,8 +109,10 @@ function writeForm() {
   for (const [key, value] of Object.entries(state)) {
     const input = $(key);
     if (!input) continue;
-    if (input.type === 'checkbox') input.checked = Boolean(value);
-    else if (isNumberKey(key) && value === 0 && DEFAULTS[key] === 0) input.value = '';
+    if (key === 'spec') specBox.set(value);
+    else if (input.type === 'checkbox') input.checked = Boolean(value);
+    // Empty shows the placeholder's default (the spec's batch); a 0 that means "off" shows as 0.
+    else if (isNumberKey(key) && value === 0 && DEFAULTS[key] === 0 && input.placeholder) input.value = '';
     else input.value = String(value);
   }
   // A software preset names its PPP pair: show it.
@@ -126,7 +130,8 @@ function readForm() {
   for (const key of Object.keys(DEFAULTS)) {
     const input = $(key);
     if (!input) continue;
-    if (input.type === 'checkbox') next[key] = input.checked;
+    if (key === 'spec') next[key] = specBox.text;
+    else if (input.type === 'checkbox') next[key] = input.checked;
     else if (isNumberKey(key) && input.value === '') next[key] = DEFAULTS[key] === 0 || isCustomDeviceKey(key) ? 0 : DEFAULTS[key];
     else if (isNumberKey(key)) next[key] = Number(input.value);
     else next[key] = input.value;
@@ -261,7 +266,7 @@ async function estimateAndRender(s, current) {
   if (!estimate.ok) {
     const e = estimate.error;
     search.stop();
-    failed(e, Boolean(s.spec.trim()) && (Boolean(e.layer) || SPEC_FIELDS.has(e.field) || !$(e.field)));
+    failed(e, Boolean(s.spec.trim()) && (Boolean(e.layer) || SPEC_FIELDS.has(e.field) || !inputOf(e.field)));
     return true;
   }
   last = { requests: reqs, estimate, compare, search: null };
@@ -427,7 +432,7 @@ async function onInput(event) {
     $('config').value = '';
   } else if (id === 'config' && state.config.trim() && state.spec) {
     state.spec = '';
-    $('spec').value = '';
+    specBox.set('');
   }
   // Picking a transformer preset, or pasting a config after a CNN, starts from a layout that fits.
   const starts = isTransformer(state) && (id === 'net' || (id === 'config' && !wasTransformer));
@@ -438,8 +443,8 @@ async function onInput(event) {
   }
   if (['software', 'ppp_comp', 'ppp_comm', 'price_preset', 'price', 'net', 't_cluster', 'cluster', 'device'].includes(id) || starts ||
       event.target.type === 'checkbox' || id === 'parallel') writeForm();
-  history.replaceState(null, '', toHash(state));
-  linkNote();
+  await writeLink();
+  if (mine !== inputs) return;  // a newer input writes the link and updates
   schedule(event.type === 'input' && /^(text|number|textarea)/.test(event.target.type) ? 60 : 0);
 }
 
@@ -459,8 +464,18 @@ function showLinkProblems() {
   $('link-error').textContent = linkProblems.join(' ');
 }
 
+// The state into the URL (the newest state's hash wins), then the note on the link's length.
+let linkWrites = 0;
+async function writeLink() {
+  const mine = ++linkWrites;
+  const hash = await toHashAsync(state);
+  if (mine !== linkWrites) return;
+  history.replaceState(null, '', hash);
+  linkNote();
+}
+
 function linkNote() {
-  showLinkNote($('link-note'), $('link-note-download'), location.href.length, specAsJson(state.spec) + '\n');
+  showLinkNote($('link-note'), $('link-note-download'), location.href.length, () => specAsJson(state.spec) + '\n');
 }
 
 // Typing waits for a pause (60 ms); a pick or a click updates at once. What is on screen for
@@ -504,7 +519,11 @@ function currentEmbedSnippet() {
 async function start() {
   performance.mark('paleo-start');
   // The schema: the core's request fields, their values and its version.
-  const [presetsResponse, schema] = await Promise.all([firstPresets, call({ command: 'schema' })]);
+  // The link, read once by boot.js while the core started.
+  const [presetsResponse, schema, link] = await Promise.all([firstPresets, call({ command: 'schema' }), linked]);
+  state = link.state;
+  linkProblems.push(...link.problems);
+  specBox = new SpecBox($('spec-box'), $('spec'));
   if (!presetsResponse.ok) throw new Error(presetsResponse.error.message);
   if (!schema.ok) throw new Error(schema.error.message);
   presets = presetsResponse;
@@ -525,8 +544,7 @@ async function start() {
     applied: () => state.calibration,
     apply: (profile, kind) => {
       state = { ...state, calibration: profile ? appliedProfile(profile, kind) : '' };
-      history.replaceState(null, '', toHash(state));
-      linkNote();
+      writeLink();
       calibration.showApplied();
       schedule(0);
     } });
@@ -535,14 +553,14 @@ async function start() {
     setLayout: (layout) => {
       state = { ...state, ...layout };
       writeForm();
-      history.replaceState(null, '', toHash(state));
+      writeLink();
       schedule(0);
     } });
   // A hand-written link naming only a transformer gets the layout its pick would give.
-  const given = hashParams(location.hash);
+  const given = link.params;
   if (isTransformer(state) && !given.has('device') && !given.has('tp')) {
     state = await startingLayout(call, state, { hardware: true, prices: presets.prices });
-    history.replaceState(null, '', toHash(state));
+    await writeLink();
   }
   writeForm();
   linkNote();
@@ -553,13 +571,13 @@ async function start() {
   // A model file dropped on the page or picked: its text (an ONNX graph decoded) in the spec box.
   wireImport({ target: document.body, fileInput: $('spec-file'),
     use: (text) => {
-      $('spec').value = text;
+      specBox.set(text);
       $('spec-box').open = true;
       onInput({ target: $('spec') });
     },
     fail: (message) => failed({ message, layer: '', field: 'spec' }, true) });
   $('spec-clear').addEventListener('click', () => {
-    $('spec').value = '';
+    specBox.set('');
     onInput({ target: $('spec') });
   });
   $('config-file').addEventListener('change', async (e) => {
@@ -592,11 +610,14 @@ async function start() {
       else status('Nothing to export');
     });
   }
-  window.addEventListener('hashchange', () => {
-    linkProblems.length = 0;
-    const next = fromHash(location.hash, linkProblems);
+  window.addEventListener('hashchange', async () => {
+    const hash = location.hash;
+    const read = await readLink(hash);
+    if (hash !== location.hash) return;  // a newer link came while this one was read
+    linkProblems.splice(0, linkProblems.length, ...read.problems);
+    const next = read.state;
     showLinkProblems();
-    if (toHash(next) === toHash(state)) return;
+    if (toParams(next) === toParams(state)) return;
     state = next;
     writeForm();
     calibration.showApplied();

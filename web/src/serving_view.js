@@ -34,12 +34,17 @@ export function servingDescription(r) {
     `continuous batching. Kernel efficiencies of the software era “${r.software_era.name}”.`;
 }
 
+// The sweep chart's axis labels. The y label is drawn along the plot's height (about 190 px): the
+// legend names each series with its unit, so the axis says only the units ("ms per token ·
+// tokens/s per GPU" was longer than the plot and lost its end).
+export const SWEEP_AXES = { x: 'requests in flight', y: 'ms · tokens/s' };
+
 // responses: the sweep's answers, at 1, 2, 4, ... requests in flight.
 export function servingChart(container, responses) {
   const ok = responses.filter((r) => r.ok);
   lineChart(container, {
-    title: 'Time per output token and throughput against the load', xLabel: 'requests in flight',
-    yLabel: 'ms per token · tokens/s per GPU', xs: ok.map((r) => r.serving.concurrency),
+    title: 'Time per output token and throughput against the load', xLabel: SWEEP_AXES.x,
+    yLabel: SWEEP_AXES.y, xs: ok.map((r) => r.serving.concurrency),
     series: [{ label: 'time per output token (ms)', values: ok.map((r) => r.serving.tpot_ms) },
       { label: 'output tokens/s per GPU', values: ok.map((r) => r.serving.output_tokens_per_s_per_gpu) }],
     logY: true,

@@ -3,18 +3,20 @@
 // The hash is compressed: "#z=" and the deflated parameters in base64url (fflate); a link of the
 // uncompressed form ("#net=vgg16&...") still loads.
 import { deflateSync, strFromU8, strToU8 } from 'fflate';
-import { LinkTooLong, inflateBounded } from './link_inflate.js';
+import { LinkTooLong, inflateBounded, inflateBoundedAsync, streamsRawDeflate } from './link_inflate.js';
+import { deflateStreaming } from './link_deflate.js';
 import { TRANSFORMER_DEFAULTS } from './transformer_request.js';
 import { SERVING_DEFAULTS } from './serving_request.js';
 import { SCHEME_DEFAULTS, schemeRequest } from './training_scheme_request.js';
 import { netFromText } from './net_text.js';
+import { withInputShape } from './input_shape.js';
 import { CUSTOM_DEVICE_DEFAULTS, deviceOf } from './custom_device.js';
 import { withProfile } from './calibration_request.js';
 
 // The default scenario is one of today: ResNet-50 on a DGX H100 node, kernels priced with the
 // software era of the H100 (no PPP pair).
 export const DEFAULTS = {
-  net: 'resnet50_v1_5', spec: '', device: 'H100_SXM', network: 'ethernet',
+  net: 'resnet50_v1_5', spec: '', input_shape: '', device: 'H100_SXM', network: 'ethernet',
   software_era: '', software: '', ppp_comp: 1, ppp_comm: 1,  // software_era '': the device's generation's
   profile: 'paleo2026', conv_algorithm: '', cnn_precision: '', memory_format: '', timing: '', batch_size: 0,
   optimizer: 'sgd',
@@ -80,9 +82,34 @@ export function decompress(text) {
   }
 }
 
+// decompress without a long task (link_inflate.js inflateBoundedAsync): a promise of the same.
+export async function decompressAsync(text, options) {
+  const bytes = fromBase64url(text);
+  if (!bytes) return null;
+  try {
+    return strFromU8(await inflateBoundedAsync(bytes, undefined, options));
+  } catch (e) {
+    if (e instanceof LinkTooLong) throw e;
+    return null;
+  }
+}
+
 export function toHash(state) {
   const text = toParams(state);
   return text ? '#z=' + compress(text) : '#';
+}
+
+// Parameters this long deflate at once (a few ms); longer ones in slices.
+const AT_ONCE_CHARS = 64 * 1024;
+
+// toHash without a long task: a promise of a hash that reads back as the same state (deflated
+// by the browser's CompressionStream in slices when the parameters are long).
+export async function toHashAsync(state) {
+  const text = toParams(state);
+  if (text.length <= AT_ONCE_CHARS || typeof CompressionStream !== 'function' || !streamsRawDeflate()) {
+    return text ? '#z=' + compress(text) : '#';
+  }
+  return '#z=' + toBase64url(await deflateStreaming(strToU8(text)));
 }
 
 // The parameters of a hash: "#z=..." (compressed) or the parameters themselves (links made
@@ -100,6 +127,19 @@ export function hashParams(hash, problems = []) {
   }
 }
 
+// hashParams without a long task: a promise of the same parameters (and problems).
+export async function hashParamsAsync(hash, problems = [], options = {}) {
+  const text = String(hash).replace(/^#/, '');
+  if (!text.startsWith('z=')) return new URLSearchParams(text);
+  try {
+    return new URLSearchParams(await decompressAsync(text.slice(2), options) ?? '');
+  } catch (e) {
+    if (!(e instanceof LinkTooLong)) throw e;
+    problems.push(e.message);
+    return new URLSearchParams('');
+  }
+}
+
 // An uncompressed link was written against the defaults of its time (API 0.2 and before: VGG-16
 // on a Titan X, no cluster): what it leaves out takes those, so that it still shows what it showed.
 export const LINK_DEFAULTS_BEFORE_COMPRESSION = {
@@ -107,10 +147,22 @@ export const LINK_DEFAULTS_BEFORE_COMPRESSION = {
 };
 
 export function fromHash(hash, problems = []) {
+  return stateOf(hash, hashParams(hash, problems));
+}
+
+// What the page reads of a link, without a long task: {state, params, problems} (fromHash's
+// state, hashParams' parameters and the problems, for one inflating).
+export async function readLink(hash, options = {}) {
+  const problems = [];
+  const params = await hashParamsAsync(hash, problems, options);
+  return { state: stateOf(hash, params), params, problems };
+}
+
+// The state of a hash, of its parameters.
+function stateOf(hash, params) {
   const text = String(hash).replace(/^#/, '');
   const old = text !== '' && !text.startsWith('z=');
   const state = old ? { ...DEFAULTS, ...LINK_DEFAULTS_BEFORE_COMPRESSION } : { ...DEFAULTS };
-  const params = hashParams(hash, problems);
   for (const [key, raw] of params) {
     if (!(key in DEFAULTS)) continue;
     if (NUMBERS.has(key)) {
@@ -134,7 +186,7 @@ export function parseWorkers(text) {
 // when the worker list parses), `compare` (configuration B, when comparing) and `search`.
 // Throws a SyntaxError when the pasted spec is neither JSON nor a Caffe prototxt.
 export function requests(state) {
-  const net = state.spec.trim() ? netFromText(state.spec) : state.net;
+  const net = state.spec.trim() ? withInputShape(netFromText(state.spec), state.input_shape) : state.net;
   const base = { net, device: deviceOf(state), interconnect: state.network, profile: state.profile,
     optimizer: state.optimizer };
   // '': the core's default (the software era's algorithm choice, or GEMM under a PPP).
