@@ -134,6 +134,8 @@ export interface RequestFields {
   collective?: Collective;
   /** gradient bucket size (PyTorch DDP's 25 MiB); 0: one bucket per layer; unit: bytes; default: 26214400; commands: estimate. */
   bucket_bytes?: number;
+  /** node_scaling covers 1, 2, 4, ... nodes up to this or nodes, whichever is more (default: nodes); commands: estimate. */
+  node_scaling_max_nodes?: number;
   /** the stack's collective library (default: the era's, else any); commands: estimate. */
   collective_library?: 'any' | 'nccl_ring' | 'nccl';
   /** the weight update's state and traffic (default: sgd for a CNN, adam for a transformer); commands: estimate, layers, plan, inference. */
@@ -297,7 +299,7 @@ export interface TrainingScheme {
 /** The fields each command reads. */
 export interface CommandFields {
   /** a step's time per layer and in total, with the cluster, scaling and time to train asked for. */
-  estimate: Pick<RequestFields, 'profile' | 'device' | 'interconnect' | 'network' | 'software' | 'ppp_comp' | 'ppp_comm' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'conv_algorithm' | 'workspace_limit_bytes' | 'fetch_bandwidth_gb_per_s' | 'use_pipeline' | 'workers' | 'scaling' | 'collective' | 'bucket_bytes' | 'collective_library' | 'optimizer' | 'pipeline' | 'overlap' | 'roofline' | 'training_scheme' | 'work_depth' | 'scheme_comparison' | 'input_gradient' | 'memory_format' | 'timing' | 'dataset_samples' | 'epochs' | 'price_per_gpu_hour' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'fp8_weight_copy' | 'fused_cross_entropy' | 'train_tokens'>;
+  estimate: Pick<RequestFields, 'profile' | 'device' | 'interconnect' | 'network' | 'software' | 'ppp_comp' | 'ppp_comm' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'conv_algorithm' | 'workspace_limit_bytes' | 'fetch_bandwidth_gb_per_s' | 'use_pipeline' | 'workers' | 'scaling' | 'collective' | 'bucket_bytes' | 'node_scaling_max_nodes' | 'collective_library' | 'optimizer' | 'pipeline' | 'overlap' | 'roofline' | 'training_scheme' | 'work_depth' | 'scheme_comparison' | 'input_gradient' | 'memory_format' | 'timing' | 'dataset_samples' | 'epochs' | 'price_per_gpu_hour' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'fp8_weight_copy' | 'fused_cross_entropy' | 'train_tokens'>;
   /** the original's data-, model- or hybrid-parallel simulation of a CNN. */
   simulate: Pick<RequestFields, 'profile' | 'device' | 'interconnect' | 'network' | 'software' | 'ppp_comp' | 'ppp_comm' | 'conv_algorithm' | 'workspace_limit_bytes' | 'fetch_bandwidth_gb_per_s' | 'use_pipeline' | 'parallel' | 'workers' | 'scaling' | 'hybrid_workers' | 'roofline' | 'input_gradient' | 'memory_format' | 'timing' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency'>;
   /** each layer's shapes, work and time on one device. */
@@ -423,6 +425,8 @@ export interface SimulationRow {
 /** One setup of `train` (docs/api.md, "Time to train"). */
 export interface TrainSetup {
   setup: string;
+  /** What priced it: one device (`totals`), the PALEO 2017 simulation's workers, or the cluster. */
+  kind: 'one_device' | 'paleo2017_workers' | 'cluster';
   devices: number;
   scheme: string | null;
   samples_per_step: number;
