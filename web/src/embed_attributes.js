@@ -33,6 +33,7 @@ export const EMBED_ATTRIBUTES = [
   ['collective', 'collective', 'text'],
   ['overlap', 'overlap', 'bool'],
   ['bucket-mib', 'bucket_bytes', 'mib'],
+  ['node-scaling-max-nodes', 'node_scaling_max_nodes', 'number'],  // the page's chart; the element shows none
   ['stages', 'pipeline.stages', 'number'],
   ['micro-batches', 'pipeline.micro_batches', 'number'],
   ['dataset', 'dataset_samples', 'number'],

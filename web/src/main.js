@@ -285,7 +285,8 @@ async function estimateAndRender(s, current) {
   $('summary-bar').textContent = `Step ${$('cards').querySelector('.value').textContent} · ` +
     (head ? `${render.duration(head.time_s * 1e3)} to train` + (head.cost_usd === undefined ? '' : ` · ${render.money(head.cost_usd)}`) +
       ` on ${head.setup === 'one device' ? 'one ' + estimate.device.name : head.setup}` : estimate.device.name) + ' (estimate)';
-  exports.training = render.training({ summary: $('train-summary'), table: $('train-table') }, estimate);
+  exports.training = render.training({ summary: $('train-summary'), table: $('train-table'),
+    original: $('paleo2017-train') }, estimate);
   // The headline is on screen; the rest follows, yielding to the browser between parts when the
   // task grows long (no main-thread task over 50 ms). The first time, the headline is painted
   // before the rest is built (bench/browser_timing.mjs times both).
@@ -409,6 +410,8 @@ async function onInput(event) {
     // "Custom device…" starts from the device chosen before it.
     const preset = presets.devices.find((d) => d.key === before.device);
     if (preset) Object.assign(state, customFromPreset(preset, presets.clusters));
+  } else if (id === 'profile' && state.profile === 'paleo2017' && state.cnn_precision === DEFAULTS.cnn_precision) {
+    state.cnn_precision = '';  // PALEO 2017 prices fp32 only: the default precision follows it
   } else if (id === 'net') {
     state.spec = '';
     state.config = '';
@@ -436,7 +439,7 @@ async function onInput(event) {
     if (mine !== inputs) return;
     state = next;
   }
-  if (['software', 'ppp_comp', 'ppp_comm', 'price_preset', 'price', 'net', 't_cluster', 'cluster', 'device'].includes(id) || starts ||
+  if (['software', 'ppp_comp', 'ppp_comm', 'price_preset', 'price', 'net', 't_cluster', 'cluster', 'device', 'profile'].includes(id) || starts ||
       event.target.type === 'checkbox' || id === 'parallel') writeForm();
   history.replaceState(null, '', toHash(state));
   linkNote();
