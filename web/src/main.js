@@ -8,6 +8,7 @@ import { DEFAULTS, compress, fromHash, hashParams, isNumberKey, parseWorkers, re
 import { csv, download, el } from './dom.js';
 import { attributesOf } from './embed_attributes.js';
 import { embedSnippet } from './embed_snippet.js';
+import { transformerAttributesOf } from './embed_transformer.js';
 import { showLinkNote, wireImport } from './import_drop.js';
 import { netKind, netFromText } from './net_text.js';
 import { resizeCharts } from './charts.js';
@@ -491,8 +492,19 @@ async function copy(text, what) {
 
 // The <paleo-estimate> markup for the current configuration: the attributes of the `estimate`
 // request the page sends (embed_attributes.js, the table the element reads them back with), and a
-// pasted spec compressed (built with DOM APIs: embed_snippet.js).
+// pasted spec compressed (built with DOM APIs: embed_snippet.js). A transformer's: the attributes of
+// the training request the transformer view sends (embed_transformer.js); null, with a status
+// message, while its pasted config is not JSON.
 function currentEmbedSnippet() {
+  const script = new URL('paleo-embed.js', location.href).href;
+  if (isTransformer(state)) {
+    try {
+      return embedSnippet(script, transformerAttributesOf(transformerRequest(state)));
+    } catch (e) {
+      status('No embed snippet: ' + (e instanceof SyntaxError ? 'the config is not JSON' : e.message));
+      return null;
+    }
+  }
   let estimate;
   try {
     estimate = requests(state).estimate;
@@ -501,7 +513,7 @@ function currentEmbedSnippet() {
   }
   const attrs = attributesOf(estimate);
   if (state.spec.trim()) attrs.push(['spec-z', compress(specAsJson(state.spec))]);
-  return embedSnippet(new URL('paleo-embed.js', location.href).href, attrs);
+  return embedSnippet(script, attrs);
 }
 
 async function start() {
@@ -587,7 +599,10 @@ async function start() {
   $('export-json').addEventListener('click', () => last && download('paleo-result.json', 'application/json',
     JSON.stringify(last.transformer ? { ...last, plan: view.plan() } : { requests: last.requests, estimate: last.estimate,
       compare: last.compare, search: last.search }, null, 2) + '\n'));
-  $('copy-embed').addEventListener('click', () => copy(currentEmbedSnippet(), 'Embed snippet'));
+  $('copy-embed').addEventListener('click', () => {
+    const snippet = currentEmbedSnippet();
+    if (snippet) copy(snippet, 'Embed snippet');
+  });
   for (const button of document.querySelectorAll('button.csv')) {
     button.addEventListener('click', () => {
       const data = exports[button.dataset.table];
