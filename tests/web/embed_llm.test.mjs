@@ -8,8 +8,9 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { serve, launch, dist, root, cliApi, assertClose, newPage, assertNoAxeViolations } from './helpers.mjs';
+import { serve, launch, dist, root, cliApi, assertClose, assertLean, newPage, assertNoAxeViolations } from './helpers.mjs';
 import { bytes, count, ms } from '../../web/src/format.js';
+import { TRANSFORMER_EMBED_SECTIONS as SECTIONS } from '../../web/src/embed_transformer.js';
 
 const mistral = readFileSync(join(root, 'tests', 'data', 'hf', 'Mistral-7B-v0.1.config.json'), 'utf8');
 const qwen = readFileSync(join(root, 'tests', 'data', 'hf', 'Qwen2-7B.config.json'), 'utf8');
@@ -22,19 +23,20 @@ const H100_NODE = { device: 'H100_SXM', nodes: 1, devices_per_node: 8, precision
 const ELEMENTS = [
   { id: 'llm', markup: '<paleo-estimate id="llm" net="llama3_8b" device="H100_SXM" nodes="1" per-node="8" precision="bf16">' +
       '</paleo-estimate>',
-    request: { command: 'estimate', net: 'llama3_8b', ...H100_NODE, ...LAYOUT } },
+    request: { command: 'estimate', net: 'llama3_8b', ...H100_NODE, ...LAYOUT, sections: SECTIONS } },
   { id: 'layout', markup: '<paleo-estimate id="layout" net="llama3_8b" device="H100_SXM" nodes="2" per-node="8" ' +
       'precision="bf16" tp="2" pp="2" cp="1" dp="4" global-batch="256" seq-len="4096" micro-batch="2" recompute="full" ' +
       'zero="1" train-tokens="100000000000" price="2.5"></paleo-estimate>',
     request: { command: 'estimate', net: 'llama3_8b', ...H100_NODE, ...LAYOUT, nodes: 2, tp: 2, pp: 2, dp: 4,
-      global_batch: 256, seq_len: 4096, micro_batch: 2, recompute: 'full', train_tokens: 1e11, price_per_gpu_hour: 2.5 } },
+      global_batch: 256, seq_len: 4096, micro_batch: 2, recompute: 'full', train_tokens: 1e11, price_per_gpu_hour: 2.5,
+      sections: SECTIONS } },
   { id: 'inline', markup: '<paleo-estimate id="inline" device="H100_SXM" nodes="1" per-node="8" tp="2">' +
       `<script type="application/json">${mistral}</script></paleo-estimate>`,
-    request: { command: 'estimate', net: JSON.parse(mistral), ...H100_NODE, ...LAYOUT, tp: 2 } },
+    request: { command: 'estimate', net: JSON.parse(mistral), ...H100_NODE, ...LAYOUT, tp: 2, sections: SECTIONS } },
 ];
 // Over http only: a config fetched from the page's own server.
 const BY_URL = { id: 'url', markup: '<paleo-estimate id="url" config-url="qwen.json" precision="bf16" tp="4"></paleo-estimate>',
-  request: { command: 'estimate', net: JSON.parse(qwen), ...H100_NODE, ...LAYOUT, tp: 4 } };
+  request: { command: 'estimate', net: JSON.parse(qwen), ...H100_NODE, ...LAYOUT, tp: 4, sections: SECTIONS } };
 
 const doc = (elements) => '<!doctype html><html lang="en"><title>Training notes</title>\n' +
   '<script src="paleo-embed.js"></script>\n<main><h1>Training notes</h1>\n' +
@@ -60,9 +62,11 @@ async function check(page, elements) {
     const { sent, result, text } = await element.evaluate(async (e) => ({ sent: await e.request(), result: e.result,
       text: e.shadowRoot.textContent }));
     assert.deepEqual(sent, request, id);
-    const cli = cliApi(request);
+    // The element asks for the parts it shows; each is the CLI's for the full request.
+    const { sections: _, ...whole } = request;
+    const cli = cliApi(whole);
     assert.ok(cli.ok && result.ok, `${id}: ${JSON.stringify(cli.error ?? result.error)}`);
-    assertClose(result, cli, 1e-12);
+    assertLean(result, cli, SECTIONS, 1e-12);
     for (const shown of [ms(cli.step_ms) + ' ms', count(cli.tokens_per_s), percent(cli.mfu),
       bytes(cli.memory_per_device_bytes), (cli.fits ? 'fits in ' : 'does not fit in ') + bytes(cli.memory.capacity_bytes),
       `±${(cli.expected_error.median_abs_error * 100).toFixed(1)} %`]) {
@@ -108,7 +112,7 @@ test('an attribute change re-estimates; a config that is not JSON is the element
   const before = await step('llm');
   await page.locator('#llm').evaluate((e) => e.setAttribute('global-batch', '128'));
   await page.waitForFunction((s) => document.getElementById('llm').result.step_ms !== s, before);
-  const request = { command: 'estimate', net: 'llama3_8b', ...H100_NODE, ...LAYOUT, global_batch: 128 };
+  const request = { command: 'estimate', net: 'llama3_8b', ...H100_NODE, ...LAYOUT, global_batch: 128, sections: SECTIONS };
   assertClose(await step('llm'), cliApi(request).step_ms, 1e-12);
   await page.locator('#inline').evaluate((e) => { e.querySelector('script').textContent = '{"hidden_size": '; });
   await page.waitForFunction(() => document.getElementById('inline').result.ok === false);
@@ -150,9 +154,9 @@ test('"Embed snippet" in the transformer view writes the page\'s request; the el
   assert.match(snippet, / per-node="8" /);
   assert.match(snippet, / train-tokens="15000000000" /);
   const { doc, embedServer, sent, result, text } = await embedded(snippet);
-  assert.deepEqual(sent, shown.requests.estimate);
+  assert.deepEqual(sent, { ...shown.requests.estimate, sections: SECTIONS });
   assertClose(result, cliApi(sent), 1e-12);
-  assertClose(result, shown.transformer, 1e-12);
+  assertLean(result, shown.transformer, SECTIONS, 1e-12);
   for (const part of [ms(result.step_ms) + ' ms', count(result.tokens_per_s), percent(result.mfu)]) {
     assert.ok(text.includes(part), `"${part}" not in: ${text}`);
   }
@@ -169,7 +173,7 @@ test('a pasted Hugging Face config goes into the snippet as its config attribute
   });
   assert.match(snippet, / config="\{&quot;architectures&quot;/);
   const { doc, embedServer, sent, result } = await embedded(snippet);
-  assert.deepEqual(sent, shown.requests.estimate);
+  assert.deepEqual(sent, { ...shown.requests.estimate, sections: SECTIONS });
   assert.deepEqual(sent.net, JSON.parse(mistral));
   assertClose(result, cliApi(sent), 1e-12);
   await doc.close();

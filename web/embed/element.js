@@ -4,8 +4,9 @@
 // nothing to the page's globals but the element. The module loads once for all elements on the page.
 // A transformer's element is built with the page's own transformer request (embed_transformer.js).
 /* global createPaleo */
-import { EMBED_ATTRIBUTE_NAMES, requestOf } from '../src/embed_attributes.js';
-import { TRANSFORMER_ATTRIBUTES, TRANSFORMER_ONLY_ATTRIBUTES, transformerRequestOf } from '../src/embed_transformer.js';
+import { EMBED_ATTRIBUTE_NAMES, EMBED_SECTIONS, requestOf } from '../src/embed_attributes.js';
+import { TRANSFORMER_ATTRIBUTES, TRANSFORMER_EMBED_SECTIONS, TRANSFORMER_ONLY_ATTRIBUTES,
+  transformerRequestOf } from '../src/embed_transformer.js';
 import { bytes, count, duration, expectedErrorText, integer, money, ms } from '../src/format.js';
 import { percent } from '../src/transformer.js';
 
@@ -38,7 +39,7 @@ import { percent } from '../src/transformer.js';
   const kinds = new Map();
   async function isTransformerNet(net) {
     if (!kinds.has(net)) {
-      const summary = await estimate({ command: 'summary', net });
+      const summary = await estimate({ command: 'summary', net, sections: [] });  // its kind alone
       kinds.set(net, summary.ok && summary.kind === 'transformer');
     }
     return kinds.get(net);
@@ -156,7 +157,7 @@ import { percent } from '../src/transformer.js';
         const url = get('config-url');
         const config = script ? script.textContent : url && !get('config') ? await fetchConfig(url) : null;
         try {
-          return transformerRequestOf(get, config);
+          return { ...transformerRequestOf(get, config), sections: TRANSFORMER_EMBED_SECTIONS };
         } catch (e) {
           throw new Error('the config is not JSON: ' + ((e && e.message) || e));
         }
@@ -170,7 +171,7 @@ import { percent } from '../src/transformer.js';
           throw new Error('the spec-z attribute is not a compressed spec: ' + ((e && e.message) || e));
         }
       }
-      return r;
+      return { ...r, sections: EMBED_SECTIONS };
     }
 
     async render() {

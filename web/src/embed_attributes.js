@@ -116,5 +116,10 @@ export function requestOf(get, fallbackNet) {
   return request;
 }
 
+// The members of the answer the element shows for a CNN (the request's "sections", docs/api.md):
+// not the per-layer table, most of the answer.
+export const EMBED_SECTIONS = ['net', 'device', 'interconnect', 'cluster', 'software_era', 'ppp_comp', 'ppp_comm',
+  'totals', 'simulation', 'train', 'expected_error'];
+
 // Every attribute name the element observes.
 export const EMBED_ATTRIBUTE_NAMES = [...EMBED_ATTRIBUTES.map(([name]) => name), 'network', 'spec-z'];

@@ -39,6 +39,12 @@ export const TRANSFORMER_ATTRIBUTES = [
   ['price', 'price_per_gpu_hour', 'price', 'price'],
 ];
 
+// The members of a transformer's answer the element shows (the request's "sections", docs/api.md):
+// not its operators, memory parts and step breakdown.
+export const TRANSFORMER_EMBED_SECTIONS = ['step_ms', 'tokens_per_s', 'tokens_per_step', 'mfu', 'peak_tflops_per_gpu',
+  'memory_per_device_bytes', 'fits', 'memory', 'parallel', 'precision', 'model', 'device', 'cluster', 'train',
+  'expected_error'];
+
 // Attributes only a transformer has: one of them (or a config) makes the element a transformer's
 // without asking the core what the net is.
 export const TRANSFORMER_ONLY_ATTRIBUTES = ['config', 'config-url', 'per-node', 'tp', 'pp', 'cp', 'ep', 'dp',
