@@ -232,7 +232,11 @@ Json dispatch(const Json& request) {
   const CommandSpec* own = named.is_string() ? find_command(named.get<std::string>()) : nullptr;
   if (own && own->handle_document) return own->handle_document(request);
   Request r = parse_request(request);
-  const auto lean = [&r](Json answer) { return r.sections_given ? keep_sections(std::move(answer), r.sections) : answer; };
+  // Without "sections" the answer is returned as built (moved, never copied: a CNN's is large).
+  const auto lean = [&r](Json answer) -> Json {
+    if (!r.sections_given) return answer;
+    return keep_sections(std::move(answer), r.sections);
+  };
   const CommandSpec* command = find_command(r.command);
   if (command && command->any_net) return command->handle_parsed(r, r.warnings);
   if (r.is_transformer) return lean(transformer_response(r));
