@@ -21,7 +21,10 @@ std::vector<std::string> keys(const Json& j) {
 }  // namespace
 
 TEST_CASE("sections: a CNN estimate keeps the members named, as the full answer has them") {
-  Json q = {{"command", "estimate"}, {"net", "alex_v2"}, {"device", "V100_SXM2_16GB"}, {"cluster", "dgx1_v100_edr"},
+  Json q = {{"command", "estimate"},
+            {"net", "alex_v2"},
+            {"device", "V100_SXM2_16GB"},
+            {"cluster", "dgx1_v100_edr"},
             {"dataset_samples", 1000}};
   const Json full = paleo::handle_request(q);
   REQUIRE(full["ok"] == true);
@@ -40,7 +43,10 @@ TEST_CASE("sections: a CNN estimate keeps the members named, as the full answer 
 }
 
 TEST_CASE("sections: a transformer's estimate and summary; a name the answer lacks stays absent") {
-  Json q = {{"command", "estimate"}, {"net", "llama3_8b"}, {"nodes", 1}, {"devices_per_node", 8},
+  Json q = {{"command", "estimate"},
+            {"net", "llama3_8b"},
+            {"nodes", 1},
+            {"devices_per_node", 8},
             {"sections", {"step_ms", "mfu", "fits", "no_such_member"}}};
   const Json lean = paleo::handle_request(q);
   q.erase("sections");
@@ -49,7 +55,8 @@ TEST_CASE("sections: a transformer's estimate and summary; a name the answer lac
   CHECK(lean["step_ms"] == full["step_ms"]);
   CHECK(lean["mfu"] == full["mfu"]);
   CHECK(lean["warnings"] == full["warnings"]);
-  const Json summary = paleo::handle_request({{"command", "summary"}, {"net", "llama3_8b"}, {"sections", Json::array()}});
+  const Json summary =
+      paleo::handle_request({{"command", "summary"}, {"net", "llama3_8b"}, {"sections", Json::array()}});
   CHECK(summary == Json({{"ok", true}, {"command", "summary"}, {"kind", "transformer"}}));
 }
 

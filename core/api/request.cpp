@@ -348,7 +348,8 @@ const RequestField kRequestFields[] = {
      }},
     {"node_scaling_max_nodes",
      [](const Json& q, Request& r) {
-       r.cluster_step.node_scaling_max_nodes = read_count(q["node_scaling_max_nodes"], "node_scaling_max_nodes", kMaxDevices);
+       r.cluster_step.node_scaling_max_nodes =
+           read_count(q["node_scaling_max_nodes"], "node_scaling_max_nodes", kMaxDevices);
      }},
     {"collective_library", read_collective_library},
     {"optimizer", read_optimizer},

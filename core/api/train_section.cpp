@@ -28,17 +28,20 @@ std::vector<TrainSetup> original_setups(const ScalingTable& table, const std::st
   for (const ScalingRow& row : table.rows) {
     if (row.workers == 1) continue;  // the one device itself
     const std::size_t k = fastest_scheme_index(row);
-    setups.push_back({std::to_string(row.workers) + " workers, PALEO 2017 over " + interconnect_name, "paleo2017_workers",
-                      row.workers,
-                      scheme_name(kOriginalSchemes[k]), static_cast<double>(row.batch_size),
-                      row.comp_ms + row.comm_ms[k]});
+    setups.push_back({std::to_string(row.workers) + " workers, PALEO 2017 over " + interconnect_name,
+                      "paleo2017_workers", row.workers, scheme_name(kOriginalSchemes[k]),
+                      static_cast<double>(row.batch_size), row.comp_ms + row.comm_ms[k]});
   }
   return setups;
 }
 
 TrainSetup cluster_setup(const ClusterStep& step) {
   return {"cluster " + std::to_string(step.cluster.nodes) + "x" + std::to_string(step.cluster.devices_per_node),
-          "cluster", step.cluster.devices(), step.chosen.algorithm, static_cast<double>(step.global_batch), step.step_ms};
+          "cluster",
+          step.cluster.devices(),
+          step.chosen.algorithm,
+          static_cast<double>(step.global_batch),
+          step.step_ms};
 }
 
 Json cnn_train_json(const Request& r, const std::vector<TrainSetup>& setups, std::size_t headline_index) {
