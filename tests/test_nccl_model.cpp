@@ -147,6 +147,23 @@ TEST_CASE("scaling efficiencies of a cluster step, and the collective library of
   CHECK(sc[0]["efficiency_vs_one_node"].get<double>() == 1.0);
   CHECK(sc[2]["efficiency_vs_one_node"].get<double>() ==
         Approx(sc[0]["step_ms"].get<double>() / sc[2]["step_ms"].get<double>()).epsilon(1e-12));
+  {
+    // The sweep further than the cluster: 1, 2, ..., 16 and then 20 nodes, the first three points
+    // those of the 4-node cluster; a smaller bound than the cluster's nodes changes nothing.
+    nlohmann::ordered_json further = q;
+    further["node_scaling_max_nodes"] = 20;
+    const auto answer = paleo::handle_request(further);
+    const auto& wide = answer["cluster"];
+    REQUIRE(wide["node_scaling"].size() == 6);
+    CHECK(wide["node_scaling"][5]["nodes"] == 20);
+    CHECK(wide["node_scaling"][5]["devices"] == 160);
+    CHECK(wide["node_scaling"][2] == sc[2]);
+    CHECK(wide["step_ms"] == c["step_ms"]);  // the cluster's own step is still its 4 nodes'
+    further["node_scaling_max_nodes"] = 2;
+    CHECK(paleo::handle_request(further)["cluster"]["node_scaling"] == sc);
+    further["node_scaling_max_nodes"] = 0;
+    CHECK(paleo::handle_request(further)["error"]["field"] == "node_scaling_max_nodes");
+  }
   // The era's library is NCCL: the gradient all-reduce is its ring or tree.
   const std::string chosen = c["chosen"]["algorithm"].get<std::string>();
   CHECK((chosen == "ring" || chosen == "double_binary_tree"));

@@ -66,6 +66,7 @@ TEST_CASE("a CNN estimate's train section: one device, the simulated worker coun
   const Json& one = train["setups"][0];
   const double step_ms = out["totals"]["step_ms"].get<double>();
   CHECK(one["setup"] == "one device");
+  CHECK(one["kind"] == "one_device");
   CHECK(one["scheme"].is_null());
   CHECK(one["devices"] == 1);
   CHECK(one["samples_per_step"] == 64);
@@ -82,6 +83,7 @@ TEST_CASE("a CNN estimate's train section: one device, the simulated worker coun
   const double four_ms = row["time_comp_ms"].get<double>() + row["comm_ms"][scheme].get<double>();
   const Json& four = train["setups"][1];
   CHECK(four["setup"] == "4 workers, PALEO 2017 over Ethernet");
+  CHECK(four["kind"] == "paleo2017_workers");  // the page shows it in its PALEO 2017 section
   CHECK(four["scheme"] == scheme);
   CHECK(four["samples_per_step"] == 256);
   CHECK(four["steps"] == 12);
@@ -92,6 +94,7 @@ TEST_CASE("a CNN estimate's train section: one device, the simulated worker coun
   const Json& cluster = train["setups"][2];
   const double cluster_ms = out["cluster"]["step_ms"].get<double>();
   CHECK(cluster["setup"] == "cluster 1x8");
+  CHECK(cluster["kind"] == "cluster");
   CHECK(cluster["devices"] == 8);
   CHECK(cluster["samples_per_step"] == 512);
   CHECK(cluster["steps"] == 6);

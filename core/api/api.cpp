@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "core/api/transformer_response.h"
+#include "core/api/answer_sections.h"
 #include "core/api/command_handlers.h"
 #include "core/api/command_registry.h"
 #include "core/api/cluster_section.h"
@@ -231,16 +232,21 @@ Json dispatch(const Json& request) {
   const CommandSpec* own = named.is_string() ? find_command(named.get<std::string>()) : nullptr;
   if (own && own->handle_document) return own->handle_document(request);
   Request r = parse_request(request);
+  // Without "sections" the answer is returned as built (moved, never copied: a CNN's is large).
+  const auto lean = [&r](Json answer) -> Json {
+    if (!r.sections_given) return answer;
+    return keep_sections(std::move(answer), r.sections);
+  };
   const CommandSpec* command = find_command(r.command);
   if (command && command->any_net) return command->handle_parsed(r, r.warnings);
-  if (r.is_transformer) return transformer_response(r);
+  if (r.is_transformer) return lean(transformer_response(r));
   if (!command || !command->handle_parsed)
     throw Error("unknown command '" + r.command + "' (known: " + known_command_list() + ")", "", "command");
   // Every CNN answer that lists warnings (docs/api.md, "Warnings") lists them, empty when none.
   std::vector<std::string> warnings = r.warnings;
   Json out = command->handle_parsed(r, warnings);
   if (command->lists_warnings) out["warnings"] = warnings;
-  return out;
+  return lean(std::move(out));
 }
 
 Json error_json(const std::string& message, const std::string& layer, const std::string& field) {

@@ -1,5 +1,7 @@
 #include "core/api/cluster_section.h"
 
+#include <algorithm>
+
 #include "core/api/estimate_warnings.h"
 #include "core/cluster/cluster_step.h"
 #include "core/base/error.h"
@@ -118,14 +120,16 @@ Json cluster_step_json(const Request& r, std::vector<std::string>& warnings, Clu
                                                      : "each device of the cluster";
     if (auto w = memory_warning(r.scenario.device, step.memory[i], where)) warnings.push_back(*w);
   }
-  // The same step on 1, 2, 4, ... nodes of the same kind, for the scaling plot.
+  // The same step on 1, 2, 4, ... nodes of the same kind, for the scaling plot: up to the
+  // cluster's nodes, or further when the request asks (a one-node cluster's plot has one point).
+  const std::int64_t last_nodes = std::max(r.scenario.cluster.nodes, r.cluster_step.node_scaling_max_nodes);
   Json scaling = Json::array();
   double one_node_step_ms = 0;
   Scenario s = r.scenario;
   ClusterOptions quick = options;
   quick.find_max_batch = false;
   for (std::int64_t nodes = 1;; nodes *= 2) {
-    if (nodes > r.scenario.cluster.nodes) nodes = r.scenario.cluster.nodes;
+    if (nodes > last_nodes) nodes = last_nodes;
     s.cluster.nodes = nodes;
     try {
       const ClusterStep st = cluster_step(s, quick, pricer);
@@ -141,7 +145,7 @@ Json cluster_step_json(const Request& r, std::vector<std::string>& warnings, Clu
       warnings.push_back("node_scaling: no point for " + std::to_string(nodes) + (nodes == 1 ? " node: " : " nodes: ") +
                          e.what());
     }
-    if (nodes == r.scenario.cluster.nodes) break;
+    if (nodes == last_nodes) break;
   }
   j["node_scaling"] = std::move(scaling);
   return j;

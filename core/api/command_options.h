@@ -33,6 +33,8 @@ struct ClusterStepOptions {
   std::int64_t micro_batches = 1;
   std::string pipeline_schedule = "1f1b";    // gpipe or 1f1b
   std::vector<std::int64_t> pipeline_split;  // layers per stage; empty = balanced automatically
+  // The node sweep (node_scaling) runs to the larger of this and the cluster's nodes; 0: its nodes.
+  std::int64_t node_scaling_max_nodes = 0;
 };
 
 // `estimate`'s time and cost to train: passes over a dataset, a device-hour's price.

@@ -263,6 +263,15 @@ std::vector<FieldSpec> make_field_specs() {
                            gradient_collective_names));
   f.push_back(field("bucket_bytes", "number", "bytes", 26214400.0,
                     "gradient bucket size (PyTorch DDP's 25 MiB); 0: one bucket per layer", {"estimate"}, N::kCnn));
+  f.push_back(field("sections", "array", "", none,
+                    "the answer's top-level members wanted (ok, command, kind and warnings always come); default: "
+                    "all",
+                    {"estimate", "layers", "summary", "inference"}, N::kAny));
+  f.push_back(only_for(field("node_scaling_max_nodes", "integer", "", none,
+                             "node_scaling covers 1, 2, 4, ... nodes up to this or nodes, whichever is more "
+                             "(default: nodes)",
+                             {"estimate"}, N::kCnn),
+                       "estimate", "cluster"));
   f.push_back(with_allowed(field("collective_library", "string", "", none,
                                  "the stack's collective library (default: the era's, else any)", {"estimate"}, N::kCnn),
                            collective_libraries));

@@ -1,5 +1,7 @@
 #include "core/api/request.h"
 
+#include "core/api/answer_sections.h"
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -339,6 +341,16 @@ const RequestField kRequestFields[] = {
      [](const Json& q, Request& r) { r.simulation.hybrid_workers = read_count(q["hybrid_workers"], "hybrid_workers", kMaxDevices); }},
     {"collective", read_collective},
     {"bucket_bytes", read_bucket_bytes},
+    {"sections",
+     [](const Json& q, Request& r) {
+       r.sections = read_sections(q["sections"]);
+       r.sections_given = true;
+     }},
+    {"node_scaling_max_nodes",
+     [](const Json& q, Request& r) {
+       r.cluster_step.node_scaling_max_nodes =
+           read_count(q["node_scaling_max_nodes"], "node_scaling_max_nodes", kMaxDevices);
+     }},
     {"collective_library", read_collective_library},
     {"optimizer", read_optimizer},
     {"pipeline", read_pipeline},

@@ -35,6 +35,10 @@ struct Request {
   // What the answer should say beside its numbers: a choice of the request that does not apply,
   // a point of a sweep left out (the response's `warnings`).
   std::vector<std::string> warnings;
+
+  // The members of the answer wanted (core/api/answer_sections.h); all when not given.
+  bool sections_given = false;
+  std::vector<std::string> sections;
 };
 
 // Throws paleo::Error naming the request field (or the layer and field of the spec).

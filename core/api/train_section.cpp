@@ -9,7 +9,7 @@ Json setup_json(const TrainSetup& setup, const Request& r) {
   const double steps = epoch_steps(static_cast<double>(r.train.dataset_samples), r.train.epochs, setup.samples_per_step);
   const TimeToTrain t =
       time_to_train(steps, setup.step_ms, static_cast<double>(setup.devices), r.train.price.usd_per_device_hour);
-  Json j = {{"setup", setup.name}, {"devices", setup.devices},
+  Json j = {{"setup", setup.name}, {"kind", setup.kind}, {"devices", setup.devices},
             {"scheme", setup.scheme.empty() ? Json() : Json(setup.scheme)},
             {"samples_per_step", setup.samples_per_step}, {"step_ms", setup.step_ms}, {"steps", t.steps},
             {"time_s", t.time_s}, {"time_days", t.time_days}, {"device_hours", t.device_hours}};
@@ -20,7 +20,7 @@ Json setup_json(const TrainSetup& setup, const Request& r) {
 }  // namespace
 
 TrainSetup one_device_setup(std::int64_t batch_size, double step_ms) {
-  return {"one device", 1, "", static_cast<double>(batch_size), step_ms};
+  return {"one device", "one_device", 1, "", static_cast<double>(batch_size), step_ms};
 }
 
 std::vector<TrainSetup> original_setups(const ScalingTable& table, const std::string& interconnect_name) {
@@ -28,16 +28,20 @@ std::vector<TrainSetup> original_setups(const ScalingTable& table, const std::st
   for (const ScalingRow& row : table.rows) {
     if (row.workers == 1) continue;  // the one device itself
     const std::size_t k = fastest_scheme_index(row);
-    setups.push_back({std::to_string(row.workers) + " workers, PALEO 2017 over " + interconnect_name, row.workers,
-                      scheme_name(kOriginalSchemes[k]), static_cast<double>(row.batch_size),
-                      row.comp_ms + row.comm_ms[k]});
+    setups.push_back({std::to_string(row.workers) + " workers, PALEO 2017 over " + interconnect_name,
+                      "paleo2017_workers", row.workers, scheme_name(kOriginalSchemes[k]),
+                      static_cast<double>(row.batch_size), row.comp_ms + row.comm_ms[k]});
   }
   return setups;
 }
 
 TrainSetup cluster_setup(const ClusterStep& step) {
   return {"cluster " + std::to_string(step.cluster.nodes) + "x" + std::to_string(step.cluster.devices_per_node),
-          step.cluster.devices(), step.chosen.algorithm, static_cast<double>(step.global_batch), step.step_ms};
+          "cluster",
+          step.cluster.devices(),
+          step.chosen.algorithm,
+          static_cast<double>(step.global_batch),
+          step.step_ms};
 }
 
 Json cnn_train_json(const Request& r, const std::vector<TrainSetup>& setups, std::size_t headline_index) {

@@ -18,6 +18,9 @@ namespace paleo {
 // samples and time of one step.
 struct TrainSetup {
   std::string name;
+  // Which part of the response priced it: "one_device" (totals), "paleo2017_workers" (the
+  // original's simulation over its interconnect) or "cluster".
+  std::string kind;
   std::int64_t devices = 1;
   std::string scheme;
   double samples_per_step = 0;

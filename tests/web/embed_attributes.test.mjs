@@ -5,6 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULTS, requests } from '../../web/src/state.js';
 import { attributesOf, requestOf } from '../../web/src/embed_attributes.js';
+import { transformerAttributesOf, transformerRequestOf } from '../../web/src/embed_transformer.js';
+import { transformerRequest } from '../../web/src/transformer_request.js';
 
 const roundTrip = (request) => {
   const attributes = new Map(attributesOf(request));
@@ -46,4 +48,57 @@ test('a request field without an attribute is an error, never silently dropped',
   assert.throws(() => attributesOf({ command: 'estimate', net: 'vgg16', pipeline: { stages: 2, schedule: 'gpipe' } }),
     /pipeline\.schedule/);
   assert.throws(() => attributesOf({ command: 'estimate', net: 'vgg16', precision: { compute: 'bf16' } }), /precision/);
+});
+
+// The transformer's attributes (web/src/embed_transformer.js): the page's transformer request
+// becomes attributes, and the element's request, built back from them with the page's own
+// builder, is the page's request, field for field.
+const transformerRoundTrip = (request) => {
+  const attributes = new Map(transformerAttributesOf(request));
+  return transformerRequestOf((name) => attributes.get(name) ?? null);
+};
+
+test('a transformer request survives the snippet: defaults, a layout away from them, a config, a custom device', () => {
+  const llama = { ...DEFAULTS, net: 'llama3_8b', seq_len: 8192, tp: 2, sequence_parallel: true };
+  const scenarios = [
+    llama,
+    { ...llama, t_nodes: 4, t_per_node: 8, pp: 2, cp: 2, ep: 1, virtual_stages: 2, schedule: 'interleaved_1f1b',
+      global_batch: 512, micro_batch: 2, recompute: 'full', zero: 3, attention: 'eager', precision: 'fp8',
+      t_cluster: 'dgx_h100_ndr', t_software_era: 'megatron_core_hopper_2024', train_btokens: 15.6, price: 2.25 },
+    { ...llama, recompute: '', train_btokens: 0, price_preset: 'aws_p5_h100_capacity_block' },
+    { ...llama, train_btokens: 100, price_preset: 'aws_p5_h100_capacity_block' },
+    // A pasted Hugging Face config (an object net, as JSON text in the attribute).
+    { ...llama, config: '{"model_type": "llama", "hidden_size": 2048, "num_hidden_layers": 16, ' +
+      '"num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 8192, "vocab_size": 128256, ' +
+      '"max_position_embeddings": 8192, "name": "a \\"quoted\\" <model>"}' },
+    // A custom device (an object) and an applied calibration profile (its era and efficiencies).
+    { ...llama, device: 'custom', cd_name: 'a "quoted" <GPU>',
+      calibration: '{"software_era": "megatron_core_hopper_2024", "efficiency": {"matmul_ceiling": 0.7}}' },
+  ];
+  for (const state of scenarios) {
+    const request = transformerRequest(state);
+    assert.deepEqual(transformerRoundTrip(request), request);
+  }
+});
+
+test('transformer attributes written by hand: the page\'s layout defaults, the stack\'s recomputation, dp and exact token counts', () => {
+  const attributes = new Map([['net', 'llama3_8b'], ['device', 'H100_SXM'], ['nodes', '2'], ['per-node', '8'],
+    ['precision', 'bf16'], ['tp', 'smallest_that_fits'], ['dp', '4'], ['train-tokens', '15600000001'],
+    ['price', '2.5'], ['sequence-parallel', 'true']]);
+  assert.deepEqual(transformerRequestOf((name) => attributes.get(name) ?? null), {
+    command: 'estimate', net: 'llama3_8b', device: 'H100_SXM', nodes: 2, devices_per_node: 8, precision: 'bf16',
+    tp: 'smallest_that_fits', dp: 4, pp: 1, cp: 1, sequence_parallel: true, schedule: '1f1b', micro_batch: 1,
+    global_batch: 64, attention: 'flash', zero: 1, train_tokens: 15600000001,
+    price_per_gpu_hour: 2.5 });
+  // A config that is not JSON is the page's SyntaxError (the element says so).
+  assert.throws(() => transformerRequestOf((name) => (name === 'config' ? '{"hidden_size": ' : null)), SyntaxError);
+  // A config from elsewhere (a child script, a URL) is the net; the config attribute overrides it.
+  assert.deepEqual(transformerRequestOf(() => null, '{"transformer": {"layers": 2}}').net, { transformer: { layers: 2 } });
+});
+
+test('a transformer request field without an attribute is an error, never silently dropped', () => {
+  assert.throws(() => transformerAttributesOf({ command: 'estimate', net: 'llama3_8b', kv_cache_dtype: 'fp8' }),
+    /no attribute for "kv_cache_dtype"/);
+  assert.throws(() => transformerAttributesOf({ command: 'estimate', net: 'llama3_8b', precision: { compute: 'bf16' } }),
+    /precision/);
 });

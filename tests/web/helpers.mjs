@@ -1,5 +1,6 @@
 // Shared by the browser tests: a static server on 127.0.0.1, headless Chromium, the native CLI.
 import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -109,6 +110,15 @@ export function assertClose(actual, expected, relative, path = '$') {
     return;
   }
   if (actual !== expected) throw new Error(`${path}: ${JSON.stringify(actual)} != ${JSON.stringify(expected)}`);
+}
+
+// A lean answer (a request's "sections", docs/api.md) against the full one: exactly the header,
+// the warnings and the members named that the full answer has, each equal to the full answer's.
+export function assertLean(lean, full, sections, relative) {
+  const header = ['ok', 'command', 'kind', 'warnings'];
+  const expected = Object.keys(full).filter((key) => header.includes(key) || sections.includes(key));
+  assert.deepEqual(Object.keys(lean).sort(), expected.sort());
+  for (const key of expected) assertClose(lean[key], full[key], relative, '$.' + key);
 }
 
 // axe-core (npm axe-core), evaluated in the page through the DevTools protocol (the page's

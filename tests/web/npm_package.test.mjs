@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, launch, root, cliApi, newPage } from './helpers.mjs';
+import { EMBED_SECTIONS } from '../../web/src/embed_attributes.js';
 
 const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
   env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
@@ -169,7 +170,8 @@ test('a documentation page imports { estimate } from the package and shows a num
     const e = document.querySelector('paleo-estimate');
     return { request: await e.request(), step_ms: e.result.totals.step_ms, shown: e.shadowRoot.textContent };
   });
-  assert.deepEqual(element.request, { command: 'estimate', net: 'vgg16', device: 'TITAN_X', batch_size: 64 });
+  assert.deepEqual(element.request, { command: 'estimate', net: 'vgg16', device: 'TITAN_X', batch_size: 64,
+    sections: EMBED_SECTIONS });
   assert.equal(element.step_ms, cliApi(element.request).totals.step_ms);
   assert.ok(element.shown.includes('VGG'), element.shown);
   assert.deepEqual(page.errors, []);

@@ -4,7 +4,9 @@
 // step. Every state reached passes axe (WCAG 2 A and AA) with zero violations.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, dist, cliApi, assertClose, newPage, afterUpdate, assertNoAxeViolations, pageSession } from './helpers.mjs';
+import { serve, dist, cliApi, assertClose, assertLean, newPage, afterUpdate, assertNoAxeViolations, pageSession,
+  urlStateParams } from './helpers.mjs';
+import { EMBED_SECTIONS } from '../../web/src/embed_attributes.js';
 
 const session = pageSession();
 const PHONE = { viewport: { width: 390, height: 844 }, permissions: ['clipboard-read', 'clipboard-write'] };
@@ -79,8 +81,9 @@ test('a newcomer on a phone picks DGX H100 and ResNet-50, reads step and time to
   assert.deepEqual(page.errors, []);
   await assertNoAxeViolations(page, 'DGX H100 and ResNet-50 picked');
 
-  // ResNet-50 on one DGX H100 node is the page's default scenario: the link says nothing more.
-  assert.match(page.url(), /\/#$/);
+  // ResNet-50 on one DGX H100 node is the page's default scenario: the link says nothing more but
+  // the old link's fp32 (links made before compression priced fp32; the default is bf16 now).
+  assert.deepEqual([...urlStateParams(page.url())], [['cnn_precision', '']]);
   await page.click('#copy-embed');
   const snippet = await page.evaluate(() => navigator.clipboard.readText());
   assert.match(snippet, /cluster="dgx_h100_ndr"/);
@@ -139,6 +142,20 @@ test('the PALEO 2017 model has its own section, closed by default, with the core
   await page.waitForSelector('body[data-ready=true]');
   assert.equal(await page.locator('#paleo2017').evaluate((d) => d.open), false);
   assert.equal(await page.locator('#scaling-table').isVisible(), false);
+  // The time to train: one device and the cluster above; the PALEO 2017 workers (over its
+  // Ethernet) in this section, apart from them.
+  const shown = await page.evaluate(() => window.paleoResult);
+  const cli = cliApi(shown.requests.estimate);
+  const setups = (original) => cli.train.setups.filter((s) => (s.kind === 'paleo2017_workers') === original)
+    .map((s) => s.setup);
+  const firstCells = (id) => page.locator(`#${id} tbody tr`).evaluateAll((trs) => trs.map((tr) => tr.cells[0].textContent));
+  assert.deepEqual(await firstCells('train-table'), ['one device', 'cluster 1x8']);
+  assert.deepEqual(await firstCells('train-table'), setups(false));
+  assert.deepEqual(await firstCells('paleo2017-train'), setups(true));
+  assert.equal(setups(true).length, 7);  // workers 2 to 128
+  assert.ok(setups(true).every((s) => /PALEO 2017 over Ethernet$/.test(s)));
+  // The throughput chart over nodes: 1 to 64 nodes.
+  assert.deepEqual(shown.estimate.cluster.node_scaling.map((p) => p.nodes), [1, 2, 4, 8, 16, 32, 64]);
   await page.click('#paleo2017 summary');
   const presets = cliApi({ command: 'presets' });
   const headers = await page.locator('#scaling-table thead th').allTextContents();
@@ -199,8 +216,8 @@ test('the embed snippet carries the whole scenario: with adam, FFT, buckets, pip
     assert.ok(snippet.includes(attribute), `${attribute} in ${snippet}`);
   }
   const { doc, embedServer, detail } = await embedded(snippet, PHONE);
-  // The element's response is the page's, field for field.
-  assertClose(detail, cli, 1e-12);
+  // The element's response is the page's, field for field, for the parts it asks for.
+  assertLean(detail, cli, EMBED_SECTIONS, 1e-12);
   const text = await doc.locator('paleo-estimate').evaluate((e) => e.shadowRoot.textContent);
   // The same step and the same time to train, in the page's own formats.
   assert.equal(await page.locator('#headline-step').textContent(), ms(cli.cluster.step_ms) + ' ms');

@@ -105,9 +105,19 @@ test('the page\'s default is ResNet-50 on a DGX H100 node, priced by the H100\'s
   assert.equal(estimate.nodes, 1);
   assert.equal(estimate.ppp_comp, undefined);
   assert.equal(estimate.software, undefined);
+  // bf16 mixed precision, as ResNet-50 is trained on an H100 (the core's "bf16").
+  assert.equal(estimate.precision, 'bf16');
   const cli = cliApi(estimate);
   assert.ok(cli.software_era, 'priced by a software era');
   assert.equal(cli.device.key, cliApi({ command: 'presets' }).clusters.find((c) => c.key === 'dgx_h100_ndr').device);
+  assert.equal(cli.precision.name, 'bf16');
+  // The throughput over nodes: 1, 2, 4, ... 64 nodes of the one-node cluster.
+  assert.deepEqual(cli.cluster.node_scaling.map((p) => p.nodes), [1, 2, 4, 8, 16, 32, 64]);
+  assert.equal(cli.cluster.cluster.nodes, 1);
+  // The time to train: one device, the PALEO 2017 workers (their own section), the cluster.
+  const kinds = cli.train.setups.map((s) => s.kind);
+  assert.deepEqual([kinds[0], kinds.at(-1)], ['one_device', 'cluster']);
+  assert.equal(kinds.filter((k) => k === 'paleo2017_workers').length, 7);  // workers 2 to 128
 });
 
 test('the URL state is compressed (#z=, deflate + base64url) and old links still load', () => {
@@ -124,6 +134,11 @@ test('the URL state is compressed (#z=, deflate + base64url) and old links still
   const old = state.fromHash('#batch_size=32&software=tensorflow');
   assert.deepEqual([old.net, old.device, old.cluster_on, old.batch_size, old.software],
     ['vgg16', 'TITAN_X', false, 32, 'tensorflow']);
+  assert.equal(old.cnn_precision, '');  // fp32, as then
+  // A compressed link naming the PALEO 2017 profile and no precision: fp32, the one it prices.
+  assert.equal(state.fromHash(state.toHash({ ...state.DEFAULTS, profile: 'paleo2017' })).cnn_precision, '');
+  assert.equal(state.fromHash(state.toHash({ ...state.DEFAULTS, profile: 'paleo2017', cnn_precision: 'fp16' })).cnn_precision,
+    'fp16');
   assert.deepEqual(state.fromHash('#'), state.DEFAULTS);
   assert.deepEqual(state.fromHash(''), state.DEFAULTS);
   // A pasted spec (VGG-16's preset, 5.6 KB of JSON): the plain parameters are 8.2 KB, percent-

@@ -2,9 +2,13 @@
 // attribute table and the page's formatters it imports) and appends it to the single-file
 // WebAssembly build (which defines createPaleo), wrapping both in one function, so the script adds
 // nothing to the page's globals but the element. The module loads once for all elements on the page.
+// A transformer's element is built with the page's own transformer request (embed_transformer.js).
 /* global createPaleo */
-import { EMBED_ATTRIBUTE_NAMES, requestOf } from '../src/embed_attributes.js';
-import { duration, money } from '../src/format.js';
+import { EMBED_ATTRIBUTE_NAMES, EMBED_SECTIONS, requestOf } from '../src/embed_attributes.js';
+import { TRANSFORMER_ATTRIBUTES, TRANSFORMER_EMBED_SECTIONS, TRANSFORMER_ONLY_ATTRIBUTES,
+  transformerRequestOf } from '../src/embed_transformer.js';
+import { bytes, count, duration, expectedErrorText, integer, money, ms } from '../src/format.js';
+import { percent } from '../src/transformer.js';
 
 {
   let modulePromise = null;
@@ -31,6 +35,32 @@ import { duration, money } from '../src/format.js';
     return new Response(stream).text();
   }
 
+  // Whether a preset net is a transformer, as the core's `summary` says (once per net key).
+  const kinds = new Map();
+  async function isTransformerNet(net) {
+    if (!kinds.has(net)) {
+      const summary = await estimate({ command: 'summary', net, sections: [] });  // its kind alone
+      kinds.set(net, summary.ok && summary.kind === 'transformer');
+    }
+    return kinds.get(net);
+  }
+
+  // A config by URL. The script's wrapper hides `fetch` from the module's loader (web/build.mjs):
+  // the page's own is window.fetch. A page opened from disk cannot fetch, and the error says so.
+  async function fetchConfig(url) {
+    let response;
+    try {
+      response = await window.fetch(new URL(url, document.baseURI));
+    } catch (e) {
+      throw new Error(`config-url: could not fetch ${url}` + (location.protocol === 'file:'
+        ? ': a page opened from file:// cannot fetch files. Serve the page over http(s), or give the config inline ' +
+          '(a config attribute, or a <script type="application/json"> inside the element)'
+        : ': ' + ((e && e.message) || e)));
+    }
+    if (!response.ok) throw new Error(`config-url: ${url} answered ${response.status} ${response.statusText}`.trim());
+    return response.text();
+  }
+
   const STYLE = `
     :host { display: block; max-width: 34rem; margin: 1rem 0; padding: .6rem .8rem; border: 1px solid rgba(127, 127, 127, .4);
       border-radius: 8px; font: 14px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
@@ -42,6 +72,8 @@ import { duration, money } from '../src/format.js';
     td { text-align: right; white-space: nowrap; }
     td.scheme { text-align: left; opacity: .75; font-size: .8rem; }
     tr.step th, tr.step td:first-of-type { font-weight: 600; }
+    tr.bad td { font-weight: 600; }
+    .band { font-size: .8rem; opacity: .75; margin-top: .4rem; }
     .error { color: #b42318; }
     /* Colours follow the host page (currentColor); borders are a grey that reads on light and dark. */
     @media (prefers-color-scheme: dark) { .error { color: #e5534b; } }`;
@@ -71,16 +103,25 @@ import { duration, money } from '../src/format.js';
   }
 
   class PaleoEstimate extends HTMLElement {
-    static get observedAttributes() { return EMBED_ATTRIBUTE_NAMES; }
+    static get observedAttributes() {
+      return [...new Set([...EMBED_ATTRIBUTE_NAMES, ...TRANSFORMER_ATTRIBUTES.map(([name]) => name), 'config-url'])];
+    }
 
     constructor() {
       super();
       this.attachShadow({ mode: 'open' });
       this.result = null;
       this.pending = false;
+      // A config given as a child script: editing it re-estimates.
+      this.observer = new MutationObserver(() => this.schedule());
     }
 
-    connectedCallback() { this.schedule(); }
+    connectedCallback() {
+      this.observer.observe(this, { childList: true, subtree: true, characterData: true });
+      this.schedule();
+    }
+
+    disconnectedCallback() { this.observer.disconnect(); }
     attributeChangedCallback() { if (this.isConnected) this.schedule(); }
 
     // Several attribute changes in one task give one estimate.
@@ -93,10 +134,35 @@ import { duration, money } from '../src/format.js';
       });
     }
 
-    // The request document of docs/api.md for the attributes (the table the page's snippet is
-    // written from: web/src/embed_attributes.js).
+    // A config inside the element: <script type="application/json">{...}</script>.
+    configScript() {
+      return [...this.children].find((n) => n.localName === 'script' && n.type === 'application/json') ?? null;
+    }
+
+    // A transformer's element: an attribute only a transformer has, a config, or a preset net the
+    // core says is a transformer.
+    async isTransformer() {
+      if (TRANSFORMER_ONLY_ATTRIBUTES.some((name) => this.hasAttribute(name)) || this.configScript()) return true;
+      const net = this.getAttribute('net');
+      return Boolean(net) && !this.hasAttribute('spec-z') && isTransformerNet(net);
+    }
+
+    // The request document of docs/api.md for the attributes (the tables the page's snippet is
+    // written from: web/src/embed_attributes.js for a CNN, web/src/embed_transformer.js for a
+    // transformer).
     async request() {
-      const r = requestOf((name) => this.getAttribute(name), 'vgg16');
+      const get = (name) => this.getAttribute(name);
+      if (await this.isTransformer()) {
+        const script = this.configScript();
+        const url = get('config-url');
+        const config = script ? script.textContent : url && !get('config') ? await fetchConfig(url) : null;
+        try {
+          return { ...transformerRequestOf(get, config), sections: TRANSFORMER_EMBED_SECTIONS };
+        } catch (e) {
+          throw new Error('the config is not JSON: ' + ((e && e.message) || e));
+        }
+      }
+      const r = requestOf(get, 'vgg16');
       const specZ = this.getAttribute('spec-z');
       if (specZ) {
         try {
@@ -105,7 +171,7 @@ import { duration, money } from '../src/format.js';
           throw new Error('the spec-z attribute is not a compressed spec: ' + ((e && e.message) || e));
         }
       }
-      return r;
+      return { ...r, sections: EMBED_SECTIONS };
     }
 
     async render() {
@@ -122,6 +188,40 @@ import { duration, money } from '../src/format.js';
         this.dispatchEvent(new CustomEvent('paleo-error', { detail: response.error.message, bubbles: true, composed: true }));
         return;
       }
+      if (response.kind === 'transformer') this.showTransformer(response, style);
+      else this.showCnn(response, style);
+      this.dispatchEvent(new CustomEvent('paleo-result', { detail: response, bubbles: true, composed: true }));
+    }
+
+    // A transformer's step, tokens/s, MFU and memory per GPU, in the page's formats (its cards:
+    // web/src/transformer.js), every number the core's.
+    showTransformer(t, style) {
+      const table = node('table');
+      const row = (label, value, note, cls) => {
+        const tr = node('tr', null, cls);
+        tr.append(node('th', label), node('td', value), node('td', note, 'scheme'));
+        table.append(tr);
+      };
+      const p = t.parallel, c = t.cluster;
+      row('Step', ms(t.step_ms) + ' ms', `${p.micro_batches} micro-batches of ${p.micro_batch}`, 'step');
+      row('Tokens/s', count(t.tokens_per_s), `${integer(t.tokens_per_step)} tokens a step`);
+      row('MFU', percent(t.mfu), `of ${t.peak_tflops_per_gpu.toFixed(1)} TFLOP/s peak (${t.precision.compute})`);
+      row('Memory per GPU', bytes(t.memory_per_device_bytes),
+        (t.fits ? 'fits in ' : 'does not fit in ') + bytes(t.memory.capacity_bytes), t.fits ? undefined : 'bad');
+      if (t.train) {
+        row('Time to train', duration(t.train.time_s * 1e3),
+          t.train.cost_usd !== undefined ? money(t.train.cost_usd) : `${integer(t.train.device_hours)} GPU-hours`);
+      }
+      const layout = [`TP ${p.tp}`, `PP ${p.pp}`, `DP ${p.dp}`, `CP ${p.cp}`, p.ep > 1 ? `EP ${p.ep}` : null].filter(Boolean);
+      const parts = [node('div', t.model.name, 'title'),
+        node('div', `${p.devices} × ${t.device.name} (${c.nodes} × ${c.devices_per_node}), ${t.precision.name}; ` +
+          `${layout.join(' · ')}${p.sequence_parallel ? ' + SP' : ''}; global batch ${integer(p.global_batch)} × ` +
+          `${integer(p.seq_len)} tokens · Paleo estimate`, 'sub'), table];
+      if (t.expected_error) parts.push(node('p', expectedErrorText(t.expected_error), 'band'));
+      this.shadowRoot.replaceChildren(...style, ...parts);
+    }
+
+    showCnn(response, style) {
       const t = response.totals;
       const table = node('table');
       const row = (label, value, scheme, cls) => {
@@ -174,7 +274,6 @@ import { duration, money } from '../src/format.js';
           ' · Paleo estimate' + (response.expected_error
             ? `, typically ±${(response.expected_error.median_abs_error * 100).toFixed(1)} %` : ''), 'sub'),
         table);
-      this.dispatchEvent(new CustomEvent('paleo-result', { detail: response, bubbles: true, composed: true }));
     }
   }
 

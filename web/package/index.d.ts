@@ -134,6 +134,10 @@ export interface RequestFields {
   collective?: Collective;
   /** gradient bucket size (PyTorch DDP's 25 MiB); 0: one bucket per layer; unit: bytes; default: 26214400; commands: estimate. */
   bucket_bytes?: number;
+  /** the answer's top-level members wanted (ok, command, kind and warnings always come); default: all; commands: estimate, layers, summary, inference. */
+  sections?: unknown[];
+  /** node_scaling covers 1, 2, 4, ... nodes up to this or nodes, whichever is more (default: nodes); commands: estimate. */
+  node_scaling_max_nodes?: number;
   /** the stack's collective library (default: the era's, else any); commands: estimate. */
   collective_library?: 'any' | 'nccl_ring' | 'nccl';
   /** the weight update's state and traffic (default: sgd for a CNN, adam for a transformer); commands: estimate, layers, plan, inference. */
@@ -297,13 +301,13 @@ export interface TrainingScheme {
 /** The fields each command reads. */
 export interface CommandFields {
   /** a step's time per layer and in total, with the cluster, scaling and time to train asked for. */
-  estimate: Pick<RequestFields, 'profile' | 'device' | 'interconnect' | 'network' | 'software' | 'ppp_comp' | 'ppp_comm' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'conv_algorithm' | 'workspace_limit_bytes' | 'fetch_bandwidth_gb_per_s' | 'use_pipeline' | 'workers' | 'scaling' | 'collective' | 'bucket_bytes' | 'collective_library' | 'optimizer' | 'pipeline' | 'overlap' | 'roofline' | 'training_scheme' | 'work_depth' | 'scheme_comparison' | 'input_gradient' | 'memory_format' | 'timing' | 'dataset_samples' | 'epochs' | 'price_per_gpu_hour' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'fp8_weight_copy' | 'fused_cross_entropy' | 'train_tokens'>;
+  estimate: Pick<RequestFields, 'profile' | 'device' | 'interconnect' | 'network' | 'software' | 'ppp_comp' | 'ppp_comm' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'conv_algorithm' | 'workspace_limit_bytes' | 'fetch_bandwidth_gb_per_s' | 'use_pipeline' | 'workers' | 'scaling' | 'collective' | 'bucket_bytes' | 'sections' | 'node_scaling_max_nodes' | 'collective_library' | 'optimizer' | 'pipeline' | 'overlap' | 'roofline' | 'training_scheme' | 'work_depth' | 'scheme_comparison' | 'input_gradient' | 'memory_format' | 'timing' | 'dataset_samples' | 'epochs' | 'price_per_gpu_hour' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'fp8_weight_copy' | 'fused_cross_entropy' | 'train_tokens'>;
   /** the original's data-, model- or hybrid-parallel simulation of a CNN. */
   simulate: Pick<RequestFields, 'profile' | 'device' | 'interconnect' | 'network' | 'software' | 'ppp_comp' | 'ppp_comm' | 'conv_algorithm' | 'workspace_limit_bytes' | 'fetch_bandwidth_gb_per_s' | 'use_pipeline' | 'parallel' | 'workers' | 'scaling' | 'hybrid_workers' | 'roofline' | 'input_gradient' | 'memory_format' | 'timing' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency'>;
   /** each layer's shapes, work and time on one device. */
-  layers: Pick<RequestFields, 'profile' | 'device' | 'interconnect' | 'network' | 'software' | 'ppp_comp' | 'ppp_comm' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'conv_algorithm' | 'workspace_limit_bytes' | 'fetch_bandwidth_gb_per_s' | 'use_pipeline' | 'optimizer' | 'roofline' | 'work_depth' | 'input_gradient' | 'memory_format' | 'timing' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'fp8_weight_copy' | 'fused_cross_entropy'>;
+  layers: Pick<RequestFields, 'profile' | 'device' | 'interconnect' | 'network' | 'software' | 'ppp_comp' | 'ppp_comm' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'conv_algorithm' | 'workspace_limit_bytes' | 'fetch_bandwidth_gb_per_s' | 'use_pipeline' | 'sections' | 'optimizer' | 'roofline' | 'work_depth' | 'input_gradient' | 'memory_format' | 'timing' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'fp8_weight_copy' | 'fused_cross_entropy'>;
   /** each layer's output shape and parameters, without a device. */
-  summary: Pick<RequestFields, 'profile' | 'net' | 'batch_size'>;
+  summary: Pick<RequestFields, 'profile' | 'sections' | 'net' | 'batch_size'>;
   /** the time of one collective operation on a link or cluster. */
   collective: Pick<RequestFields, 'profile' | 'device' | 'cluster' | 'nodes' | 'devices_per_node' | 'op' | 'algorithm' | 'bytes' | 'link' | 'servers'>;
   /** the fastest layer-wise parallelization of a CNN over devices. */
@@ -311,7 +315,7 @@ export interface CommandFields {
   /** a transformer's layouts that fit, fastest first. */
   plan: Pick<RequestFields, 'device' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'optimizer' | 'overlap' | 'price_per_gpu_hour' | 'net' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'fp8_weight_copy' | 'fused_cross_entropy' | 'top'>;
   /** a transformer's prefill and decode times. */
-  inference: Pick<RequestFields, 'device' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'optimizer' | 'price_per_gpu_hour' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'fp8_weight_copy' | 'fused_cross_entropy' | 'prompt_len' | 'generate_len' | 'concurrency' | 'request_rate' | 'kv_cache_dtype' | 'gpu_memory_utilization' | 'block_size' | 'max_num_batched_tokens' | 'prefix_cache_hit_rate' | 'speculative' | 'tpot_target_ms' | 'ttft_target_ms'>;
+  inference: Pick<RequestFields, 'device' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'sections' | 'optimizer' | 'price_per_gpu_hour' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'fp8_weight_copy' | 'fused_cross_entropy' | 'prompt_len' | 'generate_len' | 'concurrency' | 'request_rate' | 'kv_cache_dtype' | 'gpu_memory_utilization' | 'block_size' | 'max_num_batched_tokens' | 'prefix_cache_hit_rate' | 'speculative' | 'tpot_target_ms' | 'ttft_target_ms'>;
   /** the estimates of the validation cases against their published measurements. */
   validate: Pick<RequestFields, 'family'>;
   /** kernel-efficiency parameters fitted to measured times. */
@@ -423,6 +427,8 @@ export interface SimulationRow {
 /** One setup of `train` (docs/api.md, "Time to train"). */
 export interface TrainSetup {
   setup: string;
+  /** What priced it: one device (`totals`), the PALEO 2017 simulation's workers, or the cluster. */
+  kind: 'one_device' | 'paleo2017_workers' | 'cluster';
   devices: number;
   scheme: string | null;
   samples_per_step: number;

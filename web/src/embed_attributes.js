@@ -33,6 +33,7 @@ export const EMBED_ATTRIBUTES = [
   ['collective', 'collective', 'text'],
   ['overlap', 'overlap', 'bool'],
   ['bucket-mib', 'bucket_bytes', 'mib'],
+  ['node-scaling-max-nodes', 'node_scaling_max_nodes', 'number'],  // the page's chart; the element shows none
   ['stages', 'pipeline.stages', 'number'],
   ['micro-batches', 'pipeline.micro_batches', 'number'],
   ['dataset', 'dataset_samples', 'number'],
@@ -114,6 +115,11 @@ export function requestOf(get, fallbackNet) {
   }
   return request;
 }
+
+// The members of the answer the element shows for a CNN (the request's "sections", docs/api.md):
+// not the per-layer table, most of the answer.
+export const EMBED_SECTIONS = ['net', 'device', 'interconnect', 'cluster', 'software_era', 'ppp_comp', 'ppp_comm',
+  'totals', 'simulation', 'train', 'expected_error'];
 
 // Every attribute name the element observes.
 export const EMBED_ATTRIBUTE_NAMES = [...EMBED_ATTRIBUTES.map(([name]) => name), 'network', 'spec-z'];

@@ -8,6 +8,7 @@ import { DEFAULTS, compress, isNumberKey, parseWorkers, readLink, requests, toHa
 import { csv, download, el } from './dom.js';
 import { attributesOf } from './embed_attributes.js';
 import { embedSnippet } from './embed_snippet.js';
+import { transformerAttributesOf } from './embed_transformer.js';
 import { showLinkNote, wireImport } from './import_drop.js';
 import { netKind, netFromText } from './net_text.js';
 import { resizeCharts } from './charts.js';
@@ -290,7 +291,8 @@ async function estimateAndRender(s, current) {
   $('summary-bar').textContent = `Step ${$('cards').querySelector('.value').textContent} · ` +
     (head ? `${render.duration(head.time_s * 1e3)} to train` + (head.cost_usd === undefined ? '' : ` · ${render.money(head.cost_usd)}`) +
       ` on ${head.setup === 'one device' ? 'one ' + estimate.device.name : head.setup}` : estimate.device.name) + ' (estimate)';
-  exports.training = render.training({ summary: $('train-summary'), table: $('train-table') }, estimate);
+  exports.training = render.training({ summary: $('train-summary'), table: $('train-table'),
+    original: $('paleo2017-train') }, estimate);
   // The headline is on screen; the rest follows, yielding to the browser between parts when the
   // task grows long (no main-thread task over 50 ms). The first time, the headline is painted
   // before the rest is built (bench/browser_timing.mjs times both).
@@ -414,6 +416,8 @@ async function onInput(event) {
     // "Custom device…" starts from the device chosen before it.
     const preset = presets.devices.find((d) => d.key === before.device);
     if (preset) Object.assign(state, customFromPreset(preset, presets.clusters));
+  } else if (id === 'profile' && state.profile === 'paleo2017' && state.cnn_precision === DEFAULTS.cnn_precision) {
+    state.cnn_precision = '';  // PALEO 2017 prices fp32 only: the default precision follows it
   } else if (id === 'net') {
     state.spec = '';
     state.config = '';
@@ -441,7 +445,7 @@ async function onInput(event) {
     if (mine !== inputs) return;
     state = next;
   }
-  if (['software', 'ppp_comp', 'ppp_comm', 'price_preset', 'price', 'net', 't_cluster', 'cluster', 'device'].includes(id) || starts ||
+  if (['software', 'ppp_comp', 'ppp_comm', 'price_preset', 'price', 'net', 't_cluster', 'cluster', 'device', 'profile'].includes(id) || starts ||
       event.target.type === 'checkbox' || id === 'parallel') writeForm();
   await writeLink();
   if (mine !== inputs) return;  // a newer input writes the link and updates
@@ -503,8 +507,19 @@ async function copy(text, what) {
 
 // The <paleo-estimate> markup for the current configuration: the attributes of the `estimate`
 // request the page sends (embed_attributes.js, the table the element reads them back with), and a
-// pasted spec compressed (built with DOM APIs: embed_snippet.js).
+// pasted spec compressed (built with DOM APIs: embed_snippet.js). A transformer's: the attributes of
+// the training request the transformer view sends (embed_transformer.js); null, with a status
+// message, while its pasted config is not JSON.
 function currentEmbedSnippet() {
+  const script = new URL('paleo-embed.js', location.href).href;
+  if (isTransformer(state)) {
+    try {
+      return embedSnippet(script, transformerAttributesOf(transformerRequest(state)));
+    } catch (e) {
+      status('No embed snippet: ' + (e instanceof SyntaxError ? 'the config is not JSON' : e.message));
+      return null;
+    }
+  }
   let estimate;
   try {
     estimate = requests(state).estimate;
@@ -513,7 +528,7 @@ function currentEmbedSnippet() {
   }
   const attrs = attributesOf(estimate);
   if (state.spec.trim()) attrs.push(['spec-z', compress(specAsJson(state.spec))]);
-  return embedSnippet(new URL('paleo-embed.js', location.href).href, attrs);
+  return embedSnippet(script, attrs);
 }
 
 async function start() {
@@ -602,7 +617,10 @@ async function start() {
   $('export-json').addEventListener('click', () => last && download('paleo-result.json', 'application/json',
     JSON.stringify(last.transformer ? { ...last, plan: view.plan() } : { requests: last.requests, estimate: last.estimate,
       compare: last.compare, search: last.search }, null, 2) + '\n'));
-  $('copy-embed').addEventListener('click', () => copy(currentEmbedSnippet(), 'Embed snippet'));
+  $('copy-embed').addEventListener('click', () => {
+    const snippet = currentEmbedSnippet();
+    if (snippet) copy(snippet, 'Embed snippet');
+  });
   for (const button of document.querySelectorAll('button.csv')) {
     button.addEventListener('click', () => {
       const data = exports[button.dataset.table];

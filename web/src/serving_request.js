@@ -34,12 +34,13 @@ export function inferenceRequest(state) {
 }
 
 // The same request at 1, 2, 4, ... requests in flight, up to what the KV cache holds (at most
-// `points` of them): the chart of time per token and throughput against the load.
+// `points` of them): the chart of time per token and throughput against the load, which reads
+// the answers' `serving` alone (the request's "sections": no operators, memory or breakdown).
 export function sweepRequests(request, maxConcurrency, points = 12) {
   const out = [];
   for (let c = 1; c <= Math.max(1, maxConcurrency) && out.length < points; c *= 2) {
     const { request_rate: _, ...rest } = request;
-    out.push({ ...rest, concurrency: c });
+    out.push({ ...rest, concurrency: c, sections: ['serving'] });
   }
   return out;
 }

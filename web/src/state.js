@@ -14,11 +14,12 @@ import { CUSTOM_DEVICE_DEFAULTS, deviceOf } from './custom_device.js';
 import { withProfile } from './calibration_request.js';
 
 // The default scenario is one of today: ResNet-50 on a DGX H100 node, kernels priced with the
-// software era of the H100 (no PPP pair).
+// software era of the H100 (no PPP pair), in bf16 mixed precision as it is trained there (the
+// core's "bf16": bf16 products, fp32 master weights; '' is the core's fp32).
 export const DEFAULTS = {
   net: 'resnet50_v1_5', spec: '', input_shape: '', device: 'H100_SXM', network: 'ethernet',
   software_era: '', software: '', ppp_comp: 1, ppp_comm: 1,  // software_era '': the device's generation's
-  profile: 'paleo2026', conv_algorithm: '', cnn_precision: '', memory_format: '', timing: '', batch_size: 0,
+  profile: 'paleo2026', conv_algorithm: '', cnn_precision: 'bf16', memory_format: '', timing: '', batch_size: 0,
   optimizer: 'sgd',
   workers: '1,2,4,8,16,32,64,128', scaling: 'weak', parallel: 'data', hybrid_workers: 1,
   dataset: 1281167, epochs: 90, price_preset: '', price: 0.9,
@@ -143,8 +144,12 @@ export async function hashParamsAsync(hash, problems = [], options = {}) {
 // An uncompressed link was written against the defaults of its time (API 0.2 and before: VGG-16
 // on a Titan X, no cluster): what it leaves out takes those, so that it still shows what it showed.
 export const LINK_DEFAULTS_BEFORE_COMPRESSION = {
-  net: 'vgg16', device: 'TITAN_X', cluster_on: false, cluster: 'dgx1_v100_edr', nodes: 16,
+  net: 'vgg16', device: 'TITAN_X', cluster_on: false, cluster: 'dgx1_v100_edr', nodes: 16, cnn_precision: '',
 };
+
+// The cluster's throughput chart over nodes runs from 1 to this many nodes (or to the cluster's
+// own, when more): the core prices each point (the request's node_scaling_max_nodes).
+export const NODE_SWEEP_NODES = 64;
 
 export function fromHash(hash, problems = []) {
   return stateOf(hash, hashParams(hash, problems));
@@ -174,6 +179,9 @@ function stateOf(hash, params) {
       state[key] = raw;
     }
   }
+  // PALEO 2017 prices fp32 only: a link naming that profile and no precision means fp32 (the
+  // precision select refuses the others beside it).
+  if (state.profile === 'paleo2017' && !params.has('cnn_precision')) state.cnn_precision = '';
   return state;
 }
 
@@ -219,7 +227,7 @@ export function requests(state) {
   }
   if (state.cluster_on) {
     Object.assign(estimate, { cluster: state.cluster, nodes: state.nodes, collective: state.collective,
-      overlap: state.overlap, bucket_bytes: state.bucket_mib * 1024 * 1024 });
+      overlap: state.overlap, bucket_bytes: state.bucket_mib * 1024 * 1024, node_scaling_max_nodes: NODE_SWEEP_NODES });
     if (state.stages > 1) estimate.pipeline = { stages: state.stages, micro_batches: state.micro_batches };
     const scheme = schemeRequest(state);
     if (scheme) Object.assign(estimate, { training_scheme: scheme, scheme_comparison: true });

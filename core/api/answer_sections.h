@@ -1,0 +1,21 @@
+#pragma once
+// api/: a request's "sections", the top-level members of the answer it wants (docs/api.md, "Lean
+// answers"): a caller that shows a few numbers (the embed element, the page's sweeps) is spared
+// writing, sending and parsing the rest (a CNN's per-layer table is most of its answer). The
+// answer's header (ok, command, kind) and its warnings always come.
+#include <string>
+#include <vector>
+
+#include "core/base/json.h"
+
+namespace paleo {
+
+// The request's "sections" (a list of names, possibly empty); throws paleo::Error naming the field.
+std::vector<std::string> read_sections(const Json& value);
+
+// `answer` with only the header, the warnings and the members `sections` names. A name the answer
+// has no member of is absent from it, as from the full answer (no `cluster` without a cluster):
+// a caller lists what it shows, whichever of those this request has.
+Json keep_sections(Json answer, const std::vector<std::string>& sections);
+
+}  // namespace paleo
