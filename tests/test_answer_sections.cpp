@@ -42,7 +42,7 @@ TEST_CASE("sections: a CNN estimate keeps the members named, as the full answer 
   CHECK(keys(paleo::handle_request(q)) == std::vector<std::string>{"ok", "command", "warnings"});
 }
 
-TEST_CASE("sections: a transformer's estimate and summary; a name the answer lacks stays absent") {
+TEST_CASE("sections: a transformer's estimate and summary, and a name the answer lacks stays absent") {
   Json q = {{"command", "estimate"},
             {"net", "llama3_8b"},
             {"nodes", 1},
