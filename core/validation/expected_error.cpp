@@ -1,6 +1,5 @@
 #include "core/validation/expected_error.h"
 
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -21,7 +20,7 @@ Json load_bands() {
 // "12.3 %": one decimal, as the page prints percentages.
 std::string percent_text(double fraction) {
   char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f %%", std::round(fraction * 1000) / 10);
+  std::snprintf(buffer, sizeof buffer, "%.1f %%", fraction * 100);
   return buffer;
 }
 
