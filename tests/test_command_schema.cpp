@@ -248,8 +248,12 @@ TEST_CASE("every number format the schema allows is read as precision and as the
 
 TEST_CASE("a transformer's serving fields given to another command are answered with a warning each", "[schema]") {
   const std::string transformer = paleo::Presets::instance().transformer_keys().front();
-  const Json out = paleo::handle_request({{"command", "estimate"}, {"net", transformer}, {"speculative", {{"draft_tokens", 2}, {"acceptance_rate", 0.5}}},
-                                          {"concurrency", 4}, {"generate_len", 8}, {"price_per_gpu_hour", 2}});
+  const Json out = paleo::handle_request({{"command", "estimate"},
+                                          {"net", transformer},
+                                          {"speculative", {{"draft_tokens", 2}, {"acceptance_rate", 0.5}}},
+                                          {"concurrency", 4},
+                                          {"generate_len", 8},
+                                          {"price_per_gpu_hour", 2}});
   REQUIRE(out.at("ok") == true);
   Names unused;
   for (const std::string& w : strings_of(out["warnings"]))

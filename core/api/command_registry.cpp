@@ -322,11 +322,12 @@ std::vector<FieldSpec> make_field_specs() {
                     "per-worker batch (default: the spec's); a transformer's inference batch (default 1)",
                     {"estimate", "layers", "summary", "simulate", "search", "inference"}, N::kAny));
   // The kernel model a CNN shares with transformers.
-  f.push_back(with_allowed(field("precision", "string|object", "", none,
-                                 "number formats: fp32, tf32, fp16, bf16, fp8 or an object of formats (default fp32 for "
-                                 "a CNN, bf16 for a transformer)",
-                                 kKernelCommands, N::kAny),
-                           dtype_names));
+  f.push_back(
+      with_allowed(field("precision", "string|object", "", none,
+                         "number formats: fp32, tf32, fp16, bf16, fp8 or an object of formats (default fp32 for "
+                         "a CNN, bf16 for a transformer)",
+                         kKernelCommands, N::kAny),
+                   dtype_names));
   f.push_back(with_presets(field("software_era", "string", "", none,
                                  "software era pricing each kernel (default: the era of the device's generation)",
                                  kKernelCommands, N::kAny),
@@ -383,16 +384,20 @@ std::vector<FieldSpec> make_field_specs() {
                       "requests in flight per replica under continuous batching (default: batch_size)"));
   f.push_back(serving("request_rate", "number", "requests/s", none,
                       "requests per second over all replicas; the concurrency is solved for it"));
-  f.push_back(with_allowed(serving("kv_cache_dtype", "string", "", none,
-                                   "the KV cache's number format (default: the activations')"),
-                           dtype_names));
-  f.push_back(serving("gpu_memory_utilization", "number", "fraction", 0.9, "the share of device memory the engine takes"));
+  f.push_back(with_allowed(
+      serving("kv_cache_dtype", "string", "", none, "the KV cache's number format (default: the activations')"),
+      dtype_names));
+  f.push_back(
+      serving("gpu_memory_utilization", "number", "fraction", 0.9, "the share of device memory the engine takes"));
   f.push_back(serving("block_size", "integer", "tokens", 16, "tokens per KV-cache block"));
-  f.push_back(serving("max_num_batched_tokens", "integer", "tokens", none, "chunked prefill's chunk (default: whole prompts)"));
-  f.push_back(serving("speculative", "object", "", none, "speculative decoding: {draft_tokens, acceptance_rate, draft_net}"));
-  f.push_back(serving("prefix_cache_hit_rate", "number", "fraction", 0,
-                      "the share of each prompt found in the prefix cache"));
-  f.push_back(serving("tpot_target_ms", "number", "ms", none, "adds the most load whose time per output token meets it"));
+  f.push_back(
+      serving("max_num_batched_tokens", "integer", "tokens", none, "chunked prefill's chunk (default: whole prompts)"));
+  f.push_back(
+      serving("speculative", "object", "", none, "speculative decoding: {draft_tokens, acceptance_rate, draft_net}"));
+  f.push_back(
+      serving("prefix_cache_hit_rate", "number", "fraction", 0, "the share of each prompt found in the prefix cache"));
+  f.push_back(
+      serving("tpot_target_ms", "number", "ms", none, "adds the most load whose time per output token meets it"));
   f.push_back(serving("ttft_target_ms", "number", "ms", none, "adds the most load whose time to first token meets it"));
   // Fields of `validate` and `calibrate`, read by their own readers.
   f.push_back(field("family", "string", "", none, "only the validation cases of this family (default: all)",

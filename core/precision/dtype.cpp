@@ -40,9 +40,9 @@ const char* tensor_peak_key(Dtype t) {
 namespace {
 
 // Every name a request may give a number format, in the order the error lists them.
-const EnumName<Dtype> kDtypeNames[] = {{Dtype::kFp32, "fp32"},    {Dtype::kTf32, "tf32"},        {Dtype::kFp16, "fp16"},
-                                       {Dtype::kBf16, "bf16"},    {Dtype::kFp8E4M3, "fp8"},      {Dtype::kFp8E4M3, "fp8_e4m3"},
-                                       {Dtype::kFp8E5M2, "fp8_e5m2"}};
+const EnumName<Dtype> kDtypeNames[] = {
+    {Dtype::kFp32, "fp32"},   {Dtype::kTf32, "tf32"},        {Dtype::kFp16, "fp16"},       {Dtype::kBf16, "bf16"},
+    {Dtype::kFp8E4M3, "fp8"}, {Dtype::kFp8E4M3, "fp8_e4m3"}, {Dtype::kFp8E5M2, "fp8_e5m2"}};
 
 }  // namespace
 
