@@ -265,3 +265,17 @@ TEST_CASE("a transformer's serving fields given to another command are answered 
         Names{"concurrency", "request_rate", "kv_cache_dtype", "gpu_memory_utilization", "block_size",
               "max_num_batched_tokens", "speculative", "prefix_cache_hit_rate", "tpot_target_ms", "ttft_target_ms"});
 }
+
+TEST_CASE("each example of a training-scheme member whose strings take a parameter is read", "[schema]") {
+  const Json members = schema().at("fields").at("training_scheme").at("members");
+  for (const char* name : {"jitter", "compression"}) {
+    INFO(name);
+    REQUIRE(members[name].contains("examples"));
+    CHECK(members[name]["examples"].size() >= 4);
+    for (const Json& value : members[name]["examples"])
+      CHECK(failing_field({{"command", "summary"}, {"net", small_net()}, {"training_scheme", {{name, value}}}}) == "");
+    CHECK(
+        failing_field({{"command", "summary"}, {"net", small_net()}, {"training_scheme", {{name, "no_such_value"}}}}) ==
+        std::string("training_scheme.") + name);
+  }
+}

@@ -160,6 +160,11 @@ FieldSpec with_presets(FieldSpec f, Names (*keys)()) {
   return f;
 }
 
+FieldSpec with_examples(FieldSpec f, Names examples) {
+  f.examples = std::move(examples);
+  return f;
+}
+
 FieldSpec only_for(FieldSpec f, std::string command, std::string needs = "") {
   f.only_command = std::move(command);
   f.needs = std::move(needs);
@@ -183,16 +188,22 @@ std::vector<FieldSpec> training_scheme_members() {
       with_allowed(field("consistency", "string", "", "sync", "how workers wait for each other", estimate, cnn),
                    consistencies),
       field("staleness", "integer", "steps", none, "SSP's bound on how far a worker runs ahead", estimate, cnn),
-      field("jitter", "string", "", "none", "workers' step-time spread: none, normal:CV or lognormal:CV", estimate, cnn),
+      with_examples(field("jitter", "string", "", "none", "workers' step-time spread: none, normal:CV or lognormal:CV",
+                          estimate, cnn),
+                    {"none", "lognormal:0.1", "lognormal:0.2", "normal:0.1"}),
       field("slow_worker", "number", "fraction", none, "one worker that much slower", estimate, cnn),
-      field("compression", "string", "", "none", "gradient compression (docs/training-schemes.md)", estimate, cnn),
-      with_allowed(field("exchange", "string", "", "allreduce", "how gradients are exchanged", estimate, cnn), exchanges),
+      with_examples(
+          field("compression", "string", "", "none", "gradient compression (docs/training-schemes.md)", estimate, cnn),
+          {"none", "fp16", "bf16", "onebit", "ternary", "qsgd:4", "topk:0.01", "threshold:0.001", "powersgd:4", "sfb"}),
+      with_allowed(field("exchange", "string", "", "allreduce", "how gradients are exchanged", estimate, cnn),
+                   exchanges),
       with_allowed(field("server_layout", "string", "", "single", "the parameter servers' layout", estimate, cnn),
                    server_layouts),
       field("servers", "integer", "", none, "parameter servers", estimate, cnn),
       with_allowed(field("push", "string", "", "gradients", "what workers push to the servers", estimate, cnn), pushes),
       field("offload_fc", "boolean", "", false, "Project Adam's offload of fully-connected gradients", estimate, cnn),
-      with_allowed(field("averaging", "string", "", "none", "model averaging between steps", estimate, cnn), averagings),
+      with_allowed(field("averaging", "string", "", "none", "model averaging between steps", estimate, cnn),
+                   averagings),
       field("averaging_every", "integer", "steps", none, "steps between averagings", estimate, cnn),
       field("gossip_peers", "integer", "", none, "peers each worker averages with (gossip)", estimate, cnn),
       with_allowed(field("batch_norm", "string", "", "local", "batch-norm statistics", estimate, cnn), batch_norms),
@@ -441,6 +452,7 @@ Json field_json(const FieldSpec& f) {
             {"nets", nets_name(f.nets)}};
   if (f.allowed) j["allowed"] = names_json(f.allowed(), f.type == "integer");
   if (f.preset_keys) j["preset_keys"] = names_json(f.preset_keys());
+  if (!f.examples.empty()) j["examples"] = names_json(f.examples);
   if (!f.only_command.empty()) j["only_command"] = f.only_command;
   if (!f.needs.empty()) j["needs"] = f.needs;
   j["commands"] = names_json(f.commands);

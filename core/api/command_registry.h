@@ -33,6 +33,9 @@ struct FieldSpec {
   // warned of in CNN requests.
   std::string only_command;
   std::string needs;
+  // Values a request may give a field whose strings take a parameter ("qsgd:4"), each one its
+  // reader accepts; the page offers them as suggestions.
+  std::vector<std::string> examples;
   // The members of an object field (training_scheme), each described as a field.
   std::vector<FieldSpec> members;
 };

@@ -77,6 +77,12 @@ export function schemaOptions(schema, entry) {
 // The select ids this module fills (tests/web/schema_selects.test.mjs checks index.html lists none of their options).
 export const SCHEMA_SELECT_IDS = Object.keys(LABELS).map(selectId);
 
+// Datalists of a field whose strings take a parameter (qsgd:4): the core's examples of it.
+const DATALISTS = { ts_jitter_list: 'training_scheme.jitter', ts_compression_list: 'training_scheme.compression' };
+export const SCHEMA_DATALIST_IDS = Object.keys(DATALISTS);
+
+export const schemaExamples = (schema, field) => spec(schema, field)?.examples?.map(String) ?? [];
+
 export function fillSchemaSelects(schema, byId) {
   for (const entry of Object.keys(LABELS)) {
     const select = byId(selectId(entry));
@@ -85,6 +91,15 @@ export function fillSchemaSelects(schema, byId) {
       const o = document.createElement('option');
       o.value = value;
       o.textContent = label;
+      return o;
+    }));
+  }
+  for (const [id, field] of Object.entries(DATALISTS)) {
+    const list = byId(id);
+    if (!list) continue;
+    list.replaceChildren(...schemaExamples(schema, field).map((value) => {
+      const o = document.createElement('option');
+      o.value = value;
       return o;
     }));
   }
