@@ -91,10 +91,7 @@ Json build_calibrate_request(const Arguments& args) {
 }
 
 void print_calibration(std::ostream& out, const Json& r, Format format) {
-  if (format == Format::kJson) {
-    out << paleo::dump_json(r, 2) << "\n";
-    return;
-  }
+  if (printed_as_json(out, r, format)) return;
   const bool csv = format == Format::kCsv;
   const Json& m = r["measurements"];
   const Json& s = r["search"];

@@ -17,9 +17,9 @@
 #include "cli/transformer_request.h"
 #include "cli/validate_output.h"
 #include "core/api.h"
+#include "core/api/net_kind.h"
 #include "core/base/request_limits.h"
 #include "core/base/json.h"
-#include "core/transformer/transformer_net.h"
 #include "core/base/version.h"
 
 namespace {
@@ -208,7 +208,7 @@ int run(int argc, char** argv) {
   for (const std::string& net_arg : args.positional) {
     Json net = net_argument(net_arg);
     apply_input_shape(args, net);
-    const bool transformer = paleo::is_transformer_net(net) || cmd == "plan" || cmd == "inference";
+    const bool transformer = paleo::names_transformer_net(net) || cmd == "plan" || cmd == "inference";
     Json request = transformer ? build_transformer_request(cmd, args, net) : build_request(cmd, args, std::move(net));
     if (args.has("calibration")) apply_calibration(args.get("calibration", ""), request);
     Json response = paleo::handle_request(request);

@@ -52,6 +52,12 @@ void print_preamble(std::ostream& out, const Json& r, const SimulateContext& c, 
 
 }  // namespace
 
+bool printed_as_json(std::ostream& out, const Json& response, Format format) {
+  if (format != Format::kJson) return false;
+  out << paleo::dump_json(response, 2) << "\n";
+  return true;
+}
+
 Format parse_format(const std::string& name) {
   if (name == "table") return Format::kTable;
   if (name == "csv") return Format::kCsv;
@@ -60,10 +66,7 @@ Format parse_format(const std::string& name) {
 }
 
 void print_simulation(std::ostream& out, const Json& r, Format format, const SimulateContext& c) {
-  if (format == Format::kJson) {
-    out << paleo::dump_json(r, 2) << "\n";
-    return;
-  }
+  if (printed_as_json(out, r, format)) return;
   const std::string sep = format == Format::kCsv ? "," : c.separator;
   const std::string parallel = r["parallel"].get<std::string>();
   if (format == Format::kTable) out << c.net_argument << "\n";
@@ -103,10 +106,7 @@ void print_simulation(std::ostream& out, const Json& r, Format format, const Sim
 }
 
 void print_layers(std::ostream& out, const Json& r, Format format) {
-  if (format == Format::kJson) {
-    out << paleo::dump_json(r, 2) << "\n";
-    return;
-  }
+  if (printed_as_json(out, r, format)) return;
   const std::string sep = format == Format::kCsv ? "," : "\t";
   std::vector<std::string> header = {"name", "type", "device_id", "inputs", "output", "params", "weights_bytes"};
   const char* const passes[] = {"forward", "backward_data", "backward_filter"};
@@ -142,10 +142,7 @@ void print_estimate_totals(std::ostream& out, const Json& r, Format format) {
 }
 
 void print_summary(std::ostream& out, const Json& r, Format format) {
-  if (format == Format::kJson) {
-    out << paleo::dump_json(r, 2) << "\n";
-    return;
-  }
+  if (printed_as_json(out, r, format)) return;
   if (format == Format::kCsv) {
     out << "name,type,output,params\n";
     for (const Json& l : r["layers"]) out << join({text(l["name"]), text(l["type"]), shape(l["output"]), num(l["params"])}, ",") << "\n";
@@ -170,10 +167,7 @@ void print_summary(std::ostream& out, const Json& r, Format format) {
 }
 
 void print_collective(std::ostream& out, const Json& r, Format format) {
-  if (format == Format::kJson) {
-    out << paleo::dump_json(r, 2) << "\n";
-    return;
-  }
+  if (printed_as_json(out, r, format)) return;
   const std::string sep = format == Format::kCsv ? "," : "\t";
   if (format == Format::kTable)
     out << r["op"].get<std::string>() << " of " << num(r["bytes"]) << " bytes among " << num(r["workers"])
@@ -222,10 +216,7 @@ void print_cluster(std::ostream& out, const Json& c, Format format) {
 }
 
 void print_search(std::ostream& out, const Json& r, Format format) {
-  if (format == Format::kJson) {
-    out << paleo::dump_json(r, 2) << "\n";
-    return;
-  }
+  if (printed_as_json(out, r, format)) return;
   const std::string sep = format == Format::kCsv ? "," : "\t";
   if (format == Format::kTable)
     out << r["net"]["name"].get<std::string>() << " on " << num(r["devices"]) << " devices (" << num(r["devices_per_node"])

@@ -11,6 +11,9 @@ enum class Format { kTable, kCsv, kJson };
 
 Format parse_format(const std::string& name);  // throws std::invalid_argument
 
+// The JSON format prints the response as it is, indented: true when `format` is JSON (and it did).
+bool printed_as_json(std::ostream& out, const nlohmann::ordered_json& response, Format format);
+
 struct SimulateContext {
   std::string net_argument;  // printed first, as the original printed the spec path
   bool use_only_gemm = false;

@@ -8,9 +8,9 @@
 
 #include "cli/bounded_input.h"
 #include "cli/training_scheme_cli.h"
+#include "core/api/net_kind.h"
 #include "core/base/error.h"
 #include "core/base/json.h"
-#include "core/spec/presets.h"
 
 namespace paleo::cli {
 namespace {
@@ -66,14 +66,6 @@ Json onnx_file_net(const std::string& path) {
   return json_file_document(text, path);
 }
 
-// A key of a built-in net, CNN or transformer.
-bool is_preset_net(const std::string& key) {
-  const paleo::Presets& presets = paleo::Presets::instance();
-  for (const std::string& k : presets.net_keys())
-    if (k == key) return true;
-  return presets.find_transformer(key) != nullptr;
-}
-
 }  // namespace
 
 Json number_or_text(const std::string& text) {
@@ -116,7 +108,7 @@ Json net_argument(const std::string& arg) {
   const std::string key = file_stem(arg);
   const bool path_like = arg.find('/') != std::string::npos || has_extension(arg, ".json") ||
                          has_extension(arg, ".prototxt") || has_extension(arg, ".onnx");
-  if (path_like && !is_preset_net(key)) throw std::invalid_argument(arg + ": no such file");
+  if (path_like && !is_preset_net_key(key)) throw std::invalid_argument(arg + ": no such file");
   return key;
 }
 

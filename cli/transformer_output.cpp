@@ -62,10 +62,7 @@ void print_plan(std::ostream& out, const Json& r, const std::string& sep) {
 }  // namespace
 
 void print_transformer(std::ostream& out, const Json& r, Format format) {
-  if (format == Format::kJson) {
-    out << paleo::dump_json(r, 2) << "\n";
-    return;
-  }
+  if (printed_as_json(out, r, format)) return;
   const std::string sep = format == Format::kCsv ? "," : "\t";
   const std::string command = r["command"].get<std::string>();
   if (command == "plan") return print_plan(out, r, sep);

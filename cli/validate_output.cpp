@@ -46,10 +46,7 @@ std::vector<std::string> summary_cells(const std::string& name, const Json& s) {
 }  // namespace
 
 void print_validation(std::ostream& out, const Json& r, Format format) {
-  if (format == Format::kJson) {
-    out << paleo::dump_json(r, 2) << "\n";
-    return;
-  }
+  if (printed_as_json(out, r, format)) return;
   const bool csv = format == Format::kCsv;
   table_row(out, {"id", "family", "compare", "predicted", "measured", "error_percent", "expressible", "note"}, csv);
   for (const Json& c : r["cases"]) {

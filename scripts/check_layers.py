@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Folder-level include graph of core/: counts pairs of folders that reach each other
-(directly or through others) and includes that point up the documented layer order.
+(directly or through others) and includes that point up the documented layer order; and the
+clients (cli/, wasm/), which reach the core only through its API (core/api.h, core/api/) and
+the shared vocabulary of core/base/ (JSON, errors, the version).
 
   scripts/check_layers.py            report; exit 1 on any cycle or upward include
   scripts/check_layers.py --count    print only the number of mutually reaching pairs
@@ -22,6 +24,23 @@ LAYERS = [
     "training_scheme", "search", "transformer", "serving", "planner", "import", "validation",
     "calibration", "api",
 ]
+
+
+# What a client of the core may include of it.
+CLIENTS = ["cli", "wasm"]
+CLIENT_MAY_INCLUDE = ("core/api.h", "core/api/", "core/base/")
+
+
+def client_reach_arounds():
+    sites = []
+    for client in CLIENTS:
+        for path in sorted((ROOT / client).rglob("*")):
+            if path.suffix not in (".h", ".cpp"):
+                continue
+            for target in INCLUDE.findall(path.read_text(encoding="utf-8")):
+                if not target.startswith(CLIENT_MAY_INCLUDE):
+                    sites.append(f"{path.relative_to(ROOT)} -> {target}")
+    return sites
 
 
 def folder_of(rel):
@@ -79,6 +98,9 @@ def main():
                 for site in sites:
                     print(f"upward include (core/{dst}/ is above core/{src}/): {site}")
                     problems += 1
+    for site in client_reach_arounds():
+        print(f"client reaches below the API (use core/api/): {site}")
+        problems += 1
     if problems or "--quiet" not in sys.argv:
         print(f"{len(pairs)} folder pairs in a cycle, {problems} problems")
     return 1 if problems else 0

@@ -2,8 +2,9 @@
 # The test command (docs/testing.md). On a fresh Debian machine: installs what it needs, builds
 # native and WebAssembly, and runs the unit, golden and browser tests.
 #   scripts/test.sh          those tests: the command for a change
-#   scripts/test.sh --full   then the sanitizer job: every native test again under ASan + UBSan,
-#                            and each fuzz target (what CI runs, .ci/run)
+#   scripts/test.sh --full   then the lint of the changed C++ files (scripts/lint_changed.sh) and
+#                            the sanitizer job: every native test again under ASan + UBSan, and
+#                            each fuzz target (what CI runs, .ci/run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 full=0
@@ -24,12 +25,14 @@ if [ -f package.json ]; then
   browser=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$log/node.txt")
 fi
 if [ "$full" = 1 ]; then
+  scripts/lint_changed.sh
   scripts/test-sanitizers.sh | tee "$log/sanitizers.txt"
 fi
 echo "paleo: all tests passed"
 echo "tests: $((native + browser)) passed, 0 failed"
 if [ "$full" = 1 ]; then
+  echo "lint: clang-format and clang-tidy clean on the changed C++ files"
   echo "sanitizers: the native tests again under ASan + UBSan, and $(grep -c '^Done [0-9]* runs' "$log/sanitizers.txt") fuzz targets, all clean"
 else
-  echo "not run: the sanitizer build and the fuzzers (scripts/test.sh --full, as CI runs)"
+  echo "not run: the lint of changed files, the sanitizer build and the fuzzers (scripts/test.sh --full, as CI runs)"
 fi

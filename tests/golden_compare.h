@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "csv_table.h"
+
 namespace paleo_test {
 
 using Json = nlohmann::ordered_json;
@@ -84,6 +86,13 @@ inline bool check_golden_value(GoldenTally& tally, const std::string& where, con
   Json holder = Json::object();
   if (std::isfinite(got)) holder["value"] = got;
   return check_golden(tally, where, layer, column, expected, holder, "value");
+}
+
+// A golden file of tests/data, read; the test stops there when it has no rows.
+inline CsvTable golden_table(const std::string& file) {
+  CsvTable table = read_csv(data_path(file));
+  REQUIRE(table.rows.size() > 0);
+  return table;
 }
 
 }  // namespace paleo_test

@@ -10,18 +10,14 @@
 #include "cli_runner.h"
 #include "core/api.h"
 #include "core/spec/presets.h"
+#include "api_answer.h"
 
 namespace {
 
 using Json = nlohmann::ordered_json;
 using paleo_test::run_cli;
 
-Json ok(const Json& request) {
-  Json out = paleo::handle_request(request);
-  INFO(out.dump());
-  REQUIRE(out["ok"].get<bool>());
-  return out;
-}
+constexpr auto& ok = ok_answer;  // tests/api_answer.h
 
 Json cli_json(const std::string& arguments) {
   const paleo_test::CliResult r = run_cli(arguments + " --format json");

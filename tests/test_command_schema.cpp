@@ -10,6 +10,7 @@
 #include "core/api.h"
 #include "core/api/command_registry.h"
 #include "core/api/request.h"
+#include "core/api/serving_request.h"
 #include "core/api/transformer_request.h"
 #include "core/calibration/robust_loss.h"
 #include "core/cluster/collectives.h"
@@ -227,4 +228,54 @@ TEST_CASE("schema describes training_scheme's members, each enumerated value rea
   }
   CHECK(enumerated == 6);  // consistency, exchange, server_layout, push, averaging, batch_norm
   CHECK(strings_of(members["consistency"]["allowed"]) == Names{"sync", "ssp", "async"});
+}
+
+TEST_CASE("every number format the schema allows is read as precision and as the KV cache's, and another refused",
+          "[schema]") {
+  const Json f = schema().at("fields");
+  CHECK(strings_of(f["precision"]["allowed"]) == Names{"fp32", "tf32", "fp16", "bf16", "fp8", "fp8_e4m3", "fp8_e5m2"});
+  CHECK(f["kv_cache_dtype"]["allowed"] == f["precision"]["allowed"]);
+  const std::string transformer = paleo::Presets::instance().transformer_keys().front();
+  for (const Json& value : f["precision"]["allowed"]) {
+    INFO(value.dump());
+    CHECK(failing_field({{"command", "layers"}, {"net", small_net()}, {"precision", value}}) == "");
+    CHECK(failing_field({{"command", "inference"}, {"net", transformer}, {"kv_cache_dtype", value}}) == "");
+  }
+  CHECK(failing_field({{"command", "layers"}, {"net", small_net()}, {"precision", "no_such_value"}}) == "precision");
+  CHECK(failing_field({{"command", "inference"}, {"net", transformer}, {"kv_cache_dtype", "no_such_value"}}) ==
+        "kv_cache_dtype");
+}
+
+TEST_CASE("a transformer's serving fields given to another command are answered with a warning each", "[schema]") {
+  const std::string transformer = paleo::Presets::instance().transformer_keys().front();
+  const Json out = paleo::handle_request({{"command", "estimate"},
+                                          {"net", transformer},
+                                          {"speculative", {{"draft_tokens", 2}, {"acceptance_rate", 0.5}}},
+                                          {"concurrency", 4},
+                                          {"generate_len", 8},
+                                          {"price_per_gpu_hour", 2}});
+  REQUIRE(out.at("ok") == true);
+  Names unused;
+  for (const std::string& w : strings_of(out["warnings"]))
+    if (w.rfind("unused: ", 0) == 0) unused.push_back(w);
+  // In the registry's order; generate_len and the price (which a transformer's estimate reads) are not warned of.
+  CHECK(unused == Names{"unused: 'concurrency' applies to the 'inference' command only; 'estimate' ignores it",
+                        "unused: 'speculative' applies to the 'inference' command only; 'estimate' ignores it"});
+  CHECK(paleo::serving_request_fields() ==
+        Names{"concurrency", "request_rate", "kv_cache_dtype", "gpu_memory_utilization", "block_size",
+              "max_num_batched_tokens", "speculative", "prefix_cache_hit_rate", "tpot_target_ms", "ttft_target_ms"});
+}
+
+TEST_CASE("each example of a training-scheme member whose strings take a parameter is read", "[schema]") {
+  const Json members = schema().at("fields").at("training_scheme").at("members");
+  for (const char* name : {"jitter", "compression"}) {
+    INFO(name);
+    REQUIRE(members[name].contains("examples"));
+    CHECK(members[name]["examples"].size() >= 4);
+    for (const Json& value : members[name]["examples"])
+      CHECK(failing_field({{"command", "summary"}, {"net", small_net()}, {"training_scheme", {{name, value}}}}) == "");
+    CHECK(
+        failing_field({{"command", "summary"}, {"net", small_net()}, {"training_scheme", {{name, "no_such_value"}}}}) ==
+        std::string("training_scheme.") + name);
+  }
 }

@@ -8,17 +8,13 @@
 
 #include "core/api.h"
 #include "core/api/estimate_warnings.h"
+#include "api_answer.h"
 
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json ok(const Json& request) {
-  Json out = paleo::handle_request(request);
-  INFO(out.dump());
-  REQUIRE(out["ok"].get<bool>());
-  return out;
-}
+constexpr auto& ok = ok_answer;  // tests/api_answer.h
 
 // The warnings of `out` that start with `prefix`.
 std::vector<std::string> warnings_of(const Json& out, const std::string& prefix) {

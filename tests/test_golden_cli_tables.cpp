@@ -2,6 +2,7 @@
 // translated into a `simulate` request and every numeric column is compared.
 #include <catch2/catch.hpp>
 
+#include <initializer_list>
 #include <map>
 #include <sstream>
 #include <string>
@@ -126,6 +127,13 @@ std::vector<Run> runs_of(const paleo_test::CsvTable& table) {
 
 const char* const kSchemes[] = {"OneToAll", "TreeAllReduce", "ButterflyAllReduce", "ButterflyMixing"};
 
+// Each CSV column of the row against its response path in `got`.
+void check_columns(GoldenTally& tally, const std::string& where, const CsvRow& row, const Json& got,
+                   std::initializer_list<std::pair<const char*, const char*>> column_paths) {
+  for (const auto& [column, path] : column_paths)
+    check_golden(tally, where, "", column, number(row, column), got, path);
+}
+
 // Returns whether the row was compared.
 bool check_scaling_row(GoldenTally& tally, const std::string& where, const CsvRow& row, const Json& response,
                        std::map<std::string, std::size_t>& seen) {
@@ -142,13 +150,14 @@ bool check_scaling_row(GoldenTally& tally, const std::string& where, const CsvRo
   }
   const Json& got = (*table)["rows"][k];
   const std::string w = where + " " + scaling + " n=" + cell(row, "workers");
-  check_golden(tally, w, "", "workers", number(row, "workers"), got, "workers");
-  check_golden(tally, w, "", "batch_size", number(row, "batch_size"), got, "batch_size");
-  check_golden(tally, w, "", "iter", number(row, "iter"), got, "iter");
-  check_golden(tally, w, "", "time_fwd", number(row, "time_fwd"), got, "time_fwd_ms");
-  check_golden(tally, w, "", "time_bwd", number(row, "time_bwd"), got, "time_bwd_ms");
-  check_golden(tally, w, "", "time_apply", number(row, "time_apply"), got, "time_apply_ms");
-  check_golden(tally, w, "", "time_comp", number(row, "time_comp"), got, "time_comp_ms");
+  check_columns(tally, w, row, got,
+                {{"workers", "workers"},
+                 {"batch_size", "batch_size"},
+                 {"iter", "iter"},
+                 {"time_fwd", "time_fwd_ms"},
+                 {"time_bwd", "time_bwd_ms"},
+                 {"time_apply", "time_apply_ms"},
+                 {"time_comp", "time_comp_ms"}});
   for (const char* s : kSchemes) check_golden(tally, w, "", s, number(row, s), got, std::string("comm_ms.") + s);
   return true;
 }
@@ -166,12 +175,13 @@ bool check_hybrid_row(GoldenTally& tally, const std::string& where, const CsvRow
   const std::string expected_part = k == 0 ? "data" : "model";
   if (got.value("part", "") != expected_part)
     FAIL_CHECK(w << ": part expected '" << expected_part << "', got " << got.value("part", "(none)"));
-  check_golden(tally, w, "", "workers", number(row, "workers"), got, "workers");
-  check_golden(tally, w, "", "batch_size", number(row, "batch_size"), got, "batch_size");
-  check_golden(tally, w, "", "fwd_time", number(row, "fwd_time"), got, "fwd_time_ms");
-  check_golden(tally, w, "", "bwd_time", number(row, "bwd_time"), got, "bwd_time_ms");
-  check_golden(tally, w, "", "apply_time", number(row, "apply_time"), got, "apply_time_ms");
-  check_golden(tally, w, "", "sync_time(tree)", number(row, "sync_time(tree)"), got, "sync_time_ms");
+  check_columns(tally, w, row, got,
+                {{"workers", "workers"},
+                 {"batch_size", "batch_size"},
+                 {"fwd_time", "fwd_time_ms"},
+                 {"bwd_time", "bwd_time_ms"},
+                 {"apply_time", "apply_time_ms"},
+                 {"sync_time(tree)", "sync_time_ms"}});
   return true;
 }
 
@@ -189,8 +199,7 @@ bool check_model_row(GoldenTally& tally, const std::string& where, const CsvRow&
 
 TEST_CASE("golden CLI tables of the original (cli_tables.csv) through simulate requests", "[golden][cli_tables]") {
   const std::string file = "cli_tables.csv";
-  const paleo_test::CsvTable table = paleo_test::read_csv(paleo_test::data_path(file));
-  REQUIRE(table.rows.size() > 0);
+  const paleo_test::CsvTable table = paleo_test::golden_table(file);
   GoldenTally tally;
   long rows_checked = 0;
   for (const Run& run : runs_of(table)) {

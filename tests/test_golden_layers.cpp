@@ -83,8 +83,7 @@ void report(const std::string& file, long rows, const GoldenTally& tally) {
 
 TEST_CASE("golden per-layer values, GEMM only, PPP 1 (layers_head_gemm_ppp1.csv)", "[golden][layers]") {
   const std::string file = "layers_head_gemm_ppp1.csv";
-  const paleo_test::CsvTable table = paleo_test::read_csv(paleo_test::data_path(file));
-  REQUIRE(table.rows.size() > 0);
+  const paleo_test::CsvTable table = paleo_test::golden_table(file);
   GoldenTally tally;
   const long rows = check_groups(file, paleo_test::group_layer_rows(table), tally,
                                  [](const LayerGroup& g, Json& request, LayerCheckOptions&) {
@@ -100,8 +99,7 @@ TEST_CASE(
     "golden per-layer values, model-parallel splits with 8 GB/s fetches (layers_head_modelparallel_k20_pcie2_ppp1.csv)",
     "[golden][layers]") {
   const std::string file = "layers_head_modelparallel_k20_pcie2_ppp1.csv";
-  const paleo_test::CsvTable table = paleo_test::read_csv(paleo_test::data_path(file));
-  REQUIRE(table.rows.size() > 0);
+  const paleo_test::CsvTable table = paleo_test::golden_table(file);
   GoldenTally tally;
   long reordered = 0;
   const long rows = check_groups(
@@ -124,8 +122,7 @@ TEST_CASE(
     "golden per-layer values, forced convolution algorithms on TITAN X (layers_head_forced_algos_titanx_ppp1.csv)",
     "[golden][layers]") {
   const std::string file = "layers_head_forced_algos_titanx_ppp1.csv";
-  const paleo_test::CsvTable table = paleo_test::read_csv(paleo_test::data_path(file));
-  REQUIRE(table.rows.size() > 0);
+  const paleo_test::CsvTable table = paleo_test::golden_table(file);
   long expected_rows = 0;
   for (const CsvRow& row : table.rows)
     if (cell(row, "mode") != "force_winograd") ++expected_rows;

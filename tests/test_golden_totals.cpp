@@ -60,8 +60,7 @@ Json totals_of(const std::string& where, const Json& request) {
 
 TEST_CASE("golden network totals, GEMM only, four PPP sets (network_totals_head_gemm.csv)", "[golden][totals]") {
   const std::string file = "network_totals_head_gemm.csv";
-  const paleo_test::CsvTable table = paleo_test::read_csv(paleo_test::data_path(file));
-  REQUIRE(table.rows.size() > 0);
+  const paleo_test::CsvTable table = paleo_test::golden_table(file);
   GoldenTally tally;
   long rows_checked = 0;
   for (const CsvRow& row : table.rows) {

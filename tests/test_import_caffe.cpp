@@ -10,6 +10,7 @@
 #include "cli_runner.h"
 #include "core/api.h"
 #include "csv_table.h"
+#include "api_answer.h"
 
 namespace {
 
@@ -25,12 +26,7 @@ Json request_for(const std::string& command, const std::string& prototxt) {
           {"device", "TITAN_X"}, {"conv_algorithm", "gemm"}, {"batch_size", 128}};
 }
 
-Json answer(const Json& request) {
-  const Json response = paleo::handle_request(request);
-  INFO(response.dump().substr(0, 2000));
-  REQUIRE(response.value("ok", false));
-  return response;
-}
+constexpr auto& answer = ok_answer;  // tests/api_answer.h
 
 // Half a unit of the last digit the golden value was printed with ("190.939" -> 0.0005).
 double printed_tolerance(const std::string& text) {

@@ -12,6 +12,7 @@
 #include "cli_runner.h"
 #include "core/api.h"
 #include "csv_table.h"
+#include "api_answer.h"
 
 namespace {
 
@@ -50,12 +51,7 @@ TEST_CASE("ONNX import: a malformed graph is an error naming the field", "[impor
 
 namespace {
 
-Json answer(const Json& request) {
-  const Json r = paleo::handle_request(request);
-  INFO(r.dump().substr(0, 1500));
-  REQUIRE(r.value("ok", false));
-  return r;
-}
+constexpr auto& answer = ok_answer;  // tests/api_answer.h
 
 Json layers_of(const Json& net, int batch) {
   return answer(Json{{"command", "layers"}, {"profile", "paleo2017"}, {"net", net}, {"batch_size", batch}, {"conv_algorithm", "gemm"}});

@@ -10,17 +10,13 @@
 #include "core/api.h"
 #include "core/spec/presets.h"
 #include "one_layer_net.h"
+#include "api_answer.h"
 
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json ok(const Json& request) {
-  Json out = paleo::handle_request(request);
-  INFO(out.dump().substr(0, 2000));
-  REQUIRE(out["ok"].get<bool>());
-  return out;
-}
+constexpr auto& ok = ok_answer;  // tests/api_answer.h
 
 Json layers(const Json& net, const std::string& profile, Json extra = Json::object()) {
   Json r = {{"command", "layers"}, {"net", net}, {"device", "TITAN_X"},

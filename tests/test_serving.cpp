@@ -9,17 +9,13 @@
 #include "core/serving/continuous_batching.h"
 #include "core/serving/speculative_decoding.h"
 #include "core/transformer/inference_step.h"
+#include "api_answer.h"
 
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json answer(const Json& request) {
-  const Json r = paleo::handle_request(request);
-  INFO(request.dump() << " -> " << r.dump().substr(0, 400));
-  REQUIRE(r["ok"].get<bool>());
-  return r;
-}
+constexpr auto& answer = ok_answer;  // tests/api_answer.h
 
 Json llama8b(Json extra = Json::object()) {
   Json r = {{"command", "inference"}, {"net", "llama3_8b"}, {"device", "H100_SXM"}, {"tp", 1},

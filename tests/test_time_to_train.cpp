@@ -11,18 +11,14 @@
 
 #include "core/api.h"
 #include "core/cost/time_to_train.h"
+#include "api_answer.h"
 
 namespace {
 
 using Json = nlohmann::ordered_json;
 using Catch::Detail::Approx;
 
-Json ok(const Json& request) {
-  Json out = paleo::handle_request(request);
-  INFO(out.dump());
-  REQUIRE(out["ok"].get<bool>());
-  return out;
-}
+constexpr auto& ok = ok_answer;  // tests/api_answer.h
 
 std::string error_field(const Json& request) {
   Json out = paleo::handle_request(request);

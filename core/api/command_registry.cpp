@@ -1,6 +1,7 @@
 #include "core/api/command_registry.h"
 
 #include <algorithm>
+#include <initializer_list>
 
 #include "core/api.h"
 #include "core/api/command_handlers.h"
@@ -10,6 +11,7 @@
 #include "core/calibration/robust_loss.h"
 #include "core/cluster/collectives.h"
 #include "core/cost/conv_algorithms.h"
+#include "core/precision/dtype.h"
 #include "core/spec/model_profile.h"
 #include "core/spec/presets.h"
 #include "core/training_scheme/consistency.h"
@@ -28,21 +30,24 @@ using Names = std::vector<std::string>;
 Names profiles() { return profile_names(); }
 Names conv_algorithms() { return conv_algorithm_names(); }
 
+// The names of `values`, each as the core's own name function writes it.
+template <class E, class NameOf>
+Names names_of(std::initializer_list<E> values, NameOf name_of) {
+  Names names;
+  for (E v : values) names.push_back(name_of(v));
+  return names;
+}
+
 Names collective_libraries() {
-  Names names;
-  for (CollectiveLibrary l : {CollectiveLibrary::kAny, CollectiveLibrary::kNcclRing, CollectiveLibrary::kNccl})
-    names.push_back(collective_library_name(l));
-  return names;
+  return names_of({CollectiveLibrary::kAny, CollectiveLibrary::kNcclRing, CollectiveLibrary::kNccl},
+                  collective_library_name);
 }
 
-const CollectiveOp kCollectiveOps[] = {CollectiveOp::kAllReduce, CollectiveOp::kReduceScatter, CollectiveOp::kAllGather,
-                                       CollectiveOp::kBroadcast, CollectiveOp::kAllToAll};
+const std::initializer_list<CollectiveOp> kCollectiveOps = {CollectiveOp::kAllReduce, CollectiveOp::kReduceScatter,
+                                                            CollectiveOp::kAllGather, CollectiveOp::kBroadcast,
+                                                            CollectiveOp::kAllToAll};
 
-Names collective_ops() {
-  Names names;
-  for (CollectiveOp op : kCollectiveOps) names.push_back(collective_op_name(op));
-  return names;
-}
+Names collective_ops() { return names_of(kCollectiveOps, collective_op_name); }
 
 // The `collective` command's algorithms: auto, every flat algorithm of some operation, hierarchical.
 Names collective_algorithms() {
@@ -57,10 +62,7 @@ Names collective_algorithms() {
 }
 
 Names recomputes() {
-  Names names;
-  for (Recompute r : {Recompute::kNone, Recompute::kSelective, Recompute::kSelectiveOp, Recompute::kFull})
-    names.push_back(recompute_name(r));
-  return names;
+  return names_of({Recompute::kNone, Recompute::kSelective, Recompute::kSelectiveOp, Recompute::kFull}, recompute_name);
 }
 
 Names attentions() {
@@ -68,32 +70,21 @@ Names attentions() {
 }
 
 Names consistencies() {
-  Names names;
-  for (Consistency c : {Consistency::kSynchronous, Consistency::kStaleSynchronous, Consistency::kAsynchronous})
-    names.push_back(consistency_name(c));
-  return names;
+  return names_of({Consistency::kSynchronous, Consistency::kStaleSynchronous, Consistency::kAsynchronous},
+                  consistency_name);
 }
 
 Names averagings() {
-  Names names;
-  for (AveragingKind k : {AveragingKind::kNone, AveragingKind::kLocalSgd, AveragingKind::kElastic, AveragingKind::kGossip,
-                          AveragingKind::kEnsemble})
-    names.push_back(averaging_name(k));
-  return names;
+  return names_of({AveragingKind::kNone, AveragingKind::kLocalSgd, AveragingKind::kElastic, AveragingKind::kGossip,
+                   AveragingKind::kEnsemble},
+                  averaging_name);
 }
 
 Names server_layouts() {
-  Names names;
-  for (ServerLayout l : {ServerLayout::kSingle, ServerLayout::kSharded, ServerLayout::kHierarchical})
-    names.push_back(server_layout_name(l));
-  return names;
+  return names_of({ServerLayout::kSingle, ServerLayout::kSharded, ServerLayout::kHierarchical}, server_layout_name);
 }
 
-Names losses() {
-  Names names;
-  for (LossKind k : {LossKind::kLinear, LossKind::kSoftL1, LossKind::kHuber}) names.push_back(loss_kind_name(k));
-  return names;
-}
+Names losses() { return names_of({LossKind::kLinear, LossKind::kSoftL1, LossKind::kHuber}, loss_kind_name); }
 
 // Enumerations the core has no name table for: the request readers (core/api/request.cpp,
 // transformer_request.cpp) check values against these lists (is_allowed), in the order their
@@ -169,10 +160,23 @@ FieldSpec with_presets(FieldSpec f, Names (*keys)()) {
   return f;
 }
 
+FieldSpec with_examples(FieldSpec f, Names examples) {
+  f.examples = std::move(examples);
+  return f;
+}
+
 FieldSpec only_for(FieldSpec f, std::string command, std::string needs = "") {
   f.only_command = std::move(command);
   f.needs = std::move(needs);
   return f;
+}
+
+// A serving field (core/api/serving_request.cpp reads them): a transformer's, read by `inference`
+// only; another command answers it with a warning.
+FieldSpec serving(std::string name, std::string type, std::string unit, Json default_value, std::string meaning) {
+  return only_for(field(std::move(name), std::move(type), std::move(unit), std::move(default_value), std::move(meaning),
+                        {"inference"}, FieldNets::kTransformer),
+                  "inference");
 }
 
 // The members of "training_scheme" (core/api/training_scheme_section.cpp reads them).
@@ -184,16 +188,22 @@ std::vector<FieldSpec> training_scheme_members() {
       with_allowed(field("consistency", "string", "", "sync", "how workers wait for each other", estimate, cnn),
                    consistencies),
       field("staleness", "integer", "steps", none, "SSP's bound on how far a worker runs ahead", estimate, cnn),
-      field("jitter", "string", "", "none", "workers' step-time spread: none, normal:CV or lognormal:CV", estimate, cnn),
+      with_examples(field("jitter", "string", "", "none", "workers' step-time spread: none, normal:CV or lognormal:CV",
+                          estimate, cnn),
+                    {"none", "lognormal:0.1", "lognormal:0.2", "normal:0.1"}),
       field("slow_worker", "number", "fraction", none, "one worker that much slower", estimate, cnn),
-      field("compression", "string", "", "none", "gradient compression (docs/training-schemes.md)", estimate, cnn),
-      with_allowed(field("exchange", "string", "", "allreduce", "how gradients are exchanged", estimate, cnn), exchanges),
+      with_examples(
+          field("compression", "string", "", "none", "gradient compression (docs/training-schemes.md)", estimate, cnn),
+          {"none", "fp16", "bf16", "onebit", "ternary", "qsgd:4", "topk:0.01", "threshold:0.001", "powersgd:4", "sfb"}),
+      with_allowed(field("exchange", "string", "", "allreduce", "how gradients are exchanged", estimate, cnn),
+                   exchanges),
       with_allowed(field("server_layout", "string", "", "single", "the parameter servers' layout", estimate, cnn),
                    server_layouts),
       field("servers", "integer", "", none, "parameter servers", estimate, cnn),
       with_allowed(field("push", "string", "", "gradients", "what workers push to the servers", estimate, cnn), pushes),
       field("offload_fc", "boolean", "", false, "Project Adam's offload of fully-connected gradients", estimate, cnn),
-      with_allowed(field("averaging", "string", "", "none", "model averaging between steps", estimate, cnn), averagings),
+      with_allowed(field("averaging", "string", "", "none", "model averaging between steps", estimate, cnn),
+                   averagings),
       field("averaging_every", "integer", "steps", none, "steps between averagings", estimate, cnn),
       field("gossip_peers", "integer", "", none, "peers each worker averages with (gossip)", estimate, cnn),
       with_allowed(field("batch_norm", "string", "", "local", "batch-norm statistics", estimate, cnn), batch_norms),
@@ -332,10 +342,12 @@ std::vector<FieldSpec> make_field_specs() {
                     "per-worker batch (default: the spec's); a transformer's inference batch (default 1)",
                     {"estimate", "layers", "summary", "simulate", "search", "inference"}, N::kAny));
   // The kernel model a CNN shares with transformers.
-  f.push_back(field("precision", "string|object", "", none,
-                    "number formats: fp32, tf32, fp16, bf16, fp8 or an object of formats (default fp32 for a CNN, "
-                    "bf16 for a transformer)",
-                    kKernelCommands, N::kAny));
+  f.push_back(
+      with_allowed(field("precision", "string|object", "", none,
+                         "number formats: fp32, tf32, fp16, bf16, fp8 or an object of formats (default fp32 for "
+                         "a CNN, bf16 for a transformer)",
+                         kKernelCommands, N::kAny),
+                   dtype_names));
   f.push_back(with_presets(field("software_era", "string", "", none,
                                  "software era pricing each kernel (default: the era of the device's generation)",
                                  kKernelCommands, N::kAny),
@@ -388,28 +400,25 @@ std::vector<FieldSpec> make_field_specs() {
   f.push_back(field("generate_len", "integer", "tokens", 128, "tokens generated", {"inference"}, N::kTransformer));
   f.push_back(field("top", "integer", "", 10, "candidate layouts returned", {"plan"}, N::kTransformer));
   // Serving under load (docs/serving.md).
-  f.push_back(field("concurrency", "number", "requests", none,
-                    "requests in flight per replica under continuous batching (default: batch_size)", {"inference"},
-                    N::kTransformer));
-  f.push_back(field("request_rate", "number", "requests/s", none,
-                    "requests per second over all replicas; the concurrency is solved for it", {"inference"},
-                    N::kTransformer));
-  f.push_back(field("kv_cache_dtype", "string", "", none, "the KV cache's number format (default: the activations')",
-                    {"inference"}, N::kTransformer));
-  f.push_back(field("gpu_memory_utilization", "number", "fraction", 0.9, "the share of device memory the engine takes",
-                    {"inference"}, N::kTransformer));
-  f.push_back(field("block_size", "integer", "tokens", 16, "tokens per KV-cache block", {"inference"},
-                    N::kTransformer));
-  f.push_back(field("max_num_batched_tokens", "integer", "tokens", none, "chunked prefill's chunk (default: whole prompts)",
-                    {"inference"}, N::kTransformer));
-  f.push_back(field("prefix_cache_hit_rate", "number", "fraction", 0, "the share of each prompt found in the prefix cache",
-                    {"inference"}, N::kTransformer));
-  f.push_back(field("speculative", "object", "", none,
-                    "speculative decoding: {draft_tokens, acceptance_rate, draft_net}", {"inference"}, N::kTransformer));
-  f.push_back(field("tpot_target_ms", "number", "ms", none, "adds the most load whose time per output token meets it",
-                    {"inference"}, N::kTransformer));
-  f.push_back(field("ttft_target_ms", "number", "ms", none, "adds the most load whose time to first token meets it",
-                    {"inference"}, N::kTransformer));
+  f.push_back(serving("concurrency", "number", "requests", none,
+                      "requests in flight per replica under continuous batching (default: batch_size)"));
+  f.push_back(serving("request_rate", "number", "requests/s", none,
+                      "requests per second over all replicas; the concurrency is solved for it"));
+  f.push_back(with_allowed(
+      serving("kv_cache_dtype", "string", "", none, "the KV cache's number format (default: the activations')"),
+      dtype_names));
+  f.push_back(
+      serving("gpu_memory_utilization", "number", "fraction", 0.9, "the share of device memory the engine takes"));
+  f.push_back(serving("block_size", "integer", "tokens", 16, "tokens per KV-cache block"));
+  f.push_back(
+      serving("max_num_batched_tokens", "integer", "tokens", none, "chunked prefill's chunk (default: whole prompts)"));
+  f.push_back(
+      serving("speculative", "object", "", none, "speculative decoding: {draft_tokens, acceptance_rate, draft_net}"));
+  f.push_back(
+      serving("prefix_cache_hit_rate", "number", "fraction", 0, "the share of each prompt found in the prefix cache"));
+  f.push_back(
+      serving("tpot_target_ms", "number", "ms", none, "adds the most load whose time per output token meets it"));
+  f.push_back(serving("ttft_target_ms", "number", "ms", none, "adds the most load whose time to first token meets it"));
   // Fields of `validate` and `calibrate`, read by their own readers.
   f.push_back(field("family", "string", "", none, "only the validation cases of this family (default: all)",
                     {"validate"}, N::kOwn));
@@ -452,6 +461,7 @@ Json field_json(const FieldSpec& f) {
             {"nets", nets_name(f.nets)}};
   if (f.allowed) j["allowed"] = names_json(f.allowed(), f.type == "integer");
   if (f.preset_keys) j["preset_keys"] = names_json(f.preset_keys());
+  if (!f.examples.empty()) j["examples"] = names_json(f.examples);
   if (!f.only_command.empty()) j["only_command"] = f.only_command;
   if (!f.needs.empty()) j["needs"] = f.needs;
   j["commands"] = names_json(f.commands);

@@ -27,10 +27,15 @@ struct FieldSpec {
   std::string meaning;  // one line
   std::vector<std::string> commands;  // the commands that read it
   FieldNets nets = FieldNets::kAny;
-  // For CNN requests: the one command that uses the field, and a field without which it has no
-  // effect (empty: none); a request breaking either is answered with a warning naming it.
+  // The one command that uses the field, and a field without which it has no effect (empty: none);
+  // a request breaking either is answered with a warning naming it. A transformer request is
+  // warned of its own fields only (kTransformer: the serving fields); a field both kinds take is
+  // warned of in CNN requests.
   std::string only_command;
   std::string needs;
+  // Values a request may give a field whose strings take a parameter ("qsgd:4"), each one its
+  // reader accepts; the page offers them as suggestions.
+  std::vector<std::string> examples;
   // The members of an object field (training_scheme), each described as a field.
   std::vector<FieldSpec> members;
 };

@@ -9,7 +9,6 @@
 #include "core/api/cluster_request.h"
 #include "core/api/cnn_request.h"
 #include "core/api/command_registry.h"
-#include "core/api/serving_request.h"
 #include "core/precision/device_peak.h"
 #include "core/base/checked_math.h"
 #include "core/cluster/collectives.h"
@@ -400,11 +399,13 @@ void check_fields(const Json& request, bool is_transformer) {
   }
 }
 
-// A CNN request's field that its command does not use, or that has no effect without another: a
-// warning naming it, rather than an answer that silently leaves it out.
+// A request's field that its command does not use, or that has no effect without another: a
+// warning naming it, rather than an answer that silently leaves it out. A transformer request is
+// warned of its own fields only (FieldSpec::only_command).
 void warn_unused_fields(const Json& request, Request& r) {
   for (const FieldSpec& f : field_specs()) {
     if (!request.contains(f.name)) continue;
+    if (r.is_transformer && f.nets != FieldNets::kTransformer) continue;
     if (!f.only_command.empty() && r.command != f.only_command)
       r.warnings.push_back("unused: '" + f.name + "' applies to the '" + f.only_command + "' command only; '" +
                            shortened_utf8(r.command, kMaxEchoedNameBytes) + "' ignores it");
@@ -441,11 +442,7 @@ Request parse_request(const Json& request) {
     r.transformer =
         parse_transformer_request(request, r.scenario.device, r.scenario.has_cluster ? r.scenario.cluster.devices() : 1);
     r.has_net = true;
-    if (r.command != "inference")
-      for (const std::string& f : serving_request_fields())
-        if (request.contains(f))
-          r.warnings.push_back("unused: '" + f + "' applies to the 'inference' command only; '" +
-                               shortened_utf8(r.command, kMaxEchoedNameBytes) + "' ignores it");
+    warn_unused_fields(request, r);
     return r;
   }
   warn_unused_fields(request, r);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/api/command_registry.h"
 #include "core/base/error.h"
 #include "core/precision/dtype.h"
 #include "core/transformer/transformer_net.h"
@@ -26,9 +27,13 @@ std::int64_t read_whole(const Json& parent, const char* field, const std::string
 }  // namespace
 
 const std::vector<std::string>& serving_request_fields() {
-  static const std::vector<std::string> fields = {
-      "concurrency", "request_rate", "kv_cache_dtype", "gpu_memory_utilization", "block_size",
-      "max_num_batched_tokens", "speculative", "prefix_cache_hit_rate", "tpot_target_ms", "ttft_target_ms"};
+  // The registry's rows marked as serving fields: read by `inference` only.
+  static const std::vector<std::string> fields = [] {
+    std::vector<std::string> names;
+    for (const FieldSpec& f : field_specs())
+      if (f.nets == FieldNets::kTransformer && f.only_command == "inference") names.push_back(f.name);
+    return names;
+  }();
   return fields;
 }
 

@@ -10,7 +10,8 @@
 
 namespace paleo {
 
-// The fields below, for the list of fields a transformer request takes.
+// The fields below, for the list of fields a transformer request takes: the registry's serving rows
+// (core/api/command_registry.cpp).
 const std::vector<std::string>& serving_request_fields();
 
 // Lays the request's serving fields over `o` (its inference options already read). Throws

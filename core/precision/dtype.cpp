@@ -1,5 +1,6 @@
 #include "core/precision/dtype.h"
 
+#include "core/base/enum_names.h"
 #include "core/base/error.h"
 
 namespace paleo {
@@ -36,15 +37,28 @@ const char* tensor_peak_key(Dtype t) {
   }
 }
 
+namespace {
+
+// Every name a request may give a number format, in the order the error lists them.
+const EnumName<Dtype> kDtypeNames[] = {
+    {Dtype::kFp32, "fp32"},   {Dtype::kTf32, "tf32"},        {Dtype::kFp16, "fp16"},       {Dtype::kBf16, "bf16"},
+    {Dtype::kFp8E4M3, "fp8"}, {Dtype::kFp8E4M3, "fp8_e4m3"}, {Dtype::kFp8E5M2, "fp8_e5m2"}};
+
+}  // namespace
+
+std::vector<std::string> dtype_names() {
+  std::vector<std::string> names;
+  for (const EnumName<Dtype>& d : kDtypeNames) names.push_back(d.name);
+  return names;
+}
+
 Dtype parse_dtype(const std::string& name, const std::string& field) {
-  if (name == "fp32") return Dtype::kFp32;
-  if (name == "tf32") return Dtype::kTf32;
-  if (name == "fp16") return Dtype::kFp16;
-  if (name == "bf16") return Dtype::kBf16;
-  if (name == "fp8" || name == "fp8_e4m3") return Dtype::kFp8E4M3;
-  if (name == "fp8_e5m2") return Dtype::kFp8E5M2;
-  throw Error("unknown number format '" + name + "' (known: fp32, tf32, fp16, bf16, fp8, fp8_e4m3, fp8_e5m2)", "",
-              field);
+  std::string known;
+  for (const EnumName<Dtype>& d : kDtypeNames) {
+    if (name == d.name) return d.value;
+    known += (known.empty() ? "" : ", ") + std::string(d.name);
+  }
+  throw Error("unknown number format '" + name + "' (known: " + known + ")", "", field);
 }
 
 }  // namespace paleo

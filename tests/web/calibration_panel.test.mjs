@@ -11,9 +11,7 @@ const session = pageSession();
 
 // The page at `hash`, its calibration section open.
 async function open(hash) {
-  const page = await newPage(session.browser);
-  await page.goto(session.server.url + '/' + hash);
-  await page.waitForSelector('body[data-ready=true]');
+  const page = await session.open(hash);
   await page.locator('#calibration-box summary').click();
   return page;
 }

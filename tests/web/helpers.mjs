@@ -145,9 +145,17 @@ export function urlStateParams(url) {
 }
 
 // The page served from web/dist and a headless Chromium, started before a test file's tests and
-// closed after them: `const session = pageSession();` then `session.server`, `session.browser`.
+// closed after them: `const session = pageSession();` then `session.server`, `session.browser`,
+// and `session.open(hash)`: a new page at that hash, once the page says it is ready.
 export function pageSession() {
-  const session = {};
+  const session = {
+    async open(hash = '', options = {}) {
+      const page = await newPage(session.browser, options);
+      await page.goto(session.server.url + '/' + hash);
+      await page.waitForSelector('body[data-ready=true]');
+      return page;
+    },
+  };
   before(async () => {
     session.server = await serve(dist);
     session.browser = await launch();

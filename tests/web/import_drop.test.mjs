@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { root, cliApi, newPage, afterUpdate, pageSession } from './helpers.mjs';
+import { root, cliApi, afterUpdate, pageSession } from './helpers.mjs';
 import { MAX_SHAREABLE_LINK } from '../../web/src/import_drop.js';
 import onnxProto from 'onnx-proto';
 
@@ -16,12 +16,7 @@ const session = pageSession();
 const data = (...parts) => join(root, 'tests', 'data', ...parts);
 
 
-async function open(hash = '') {
-  const page = await newPage(session.browser);
-  await page.goto(session.server.url + '/' + hash);
-  await page.waitForSelector('body[data-ready=true]');
-  return page;
-}
+const open = session.open;
 
 // The forward FLOPs of the page's request under the original's profile (convolutions as GEMMs, in
 // fp32, the one precision it takes; FLOPs do not depend on it), the numbers counted by hand.

@@ -1,37 +1,26 @@
 // End to end in headless Chromium: the page (served from 127.0.0.1) and the embed element against
 // the native CLI (`paleo api`).
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { serve, launch, dist, root, cliApi, assertClose, assertLean, newPage, afterUpdate, requested,
-  assertNoAxeViolations } from './helpers.mjs';
+import { dist, root, cliApi, assertClose, assertLean, newPage, afterUpdate, requested, assertNoAxeViolations,
+  pageSession } from './helpers.mjs';
 import { EMBED_SECTIONS } from '../../web/src/embed_attributes.js';
 
-let server, browser;
+const session = pageSession();
 const artifacts = join(root, 'test-artifacts');
 
-before(async () => {
+before(() => {
   mkdirSync(artifacts, { recursive: true });
-  server = await serve(dist);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 // The page's formatting of milliseconds (web/src/format.js).
 const ms = (v) => (v === 0 ? '0' : Math.abs(v) >= 100 ? v.toFixed(1) : Math.abs(v) >= 1 ? v.toFixed(3) : v.toPrecision(3));
 
-async function open(hash = '', options = {}) {
-  const page = await newPage(browser, options);
-  await page.goto(server.url + '/' + hash);
-  await page.waitForSelector('body[data-ready=true]');
-  return page;
-}
+const open = session.open;
 
 const result = (page) => page.evaluate(() => window.paleoResult);
 
@@ -86,7 +75,7 @@ test('tensorflow profile, batch change, and the URL hash round trip', async () =
 
   const url = page.url();
   assert.match(url, /#z=[A-Za-z0-9_-]+$/);  // compressed (page_parity.test.mjs decodes it)
-  const again = await newPage(browser);
+  const again = await newPage(session.browser);
   await again.goto(url);
   await again.waitForSelector('body[data-ready=true]');
   assertClose((await result(again)).estimate.totals, b16.totals, 1e-12);
@@ -119,7 +108,7 @@ test('a software era from the list prices as the CLI does with it; a PPP pair re
   assertClose((await result(page)).estimate.totals, cli.totals, 1e-12);
   assert.equal(await card(page, 'Step'), ms(cli.totals.step_ms) + ' ms');
 
-  const again = await newPage(browser);
+  const again = await newPage(session.browser);
   await again.goto(page.url());
   await again.waitForSelector('body[data-ready=true]');
   assert.equal(await again.locator('#software_era').inputValue(), 'tensorflow_2017');
@@ -337,7 +326,7 @@ test('the embed element in a blank HTML file opened from disk renders the CLI\'s
   writeFileSync(join(dir, 'doc.html'), '<!doctype html><title>doc</title>\n<script src="paleo-embed.js"></script>\n' +
     '<paleo-estimate net="vgg16" device="TITAN_X" ppp-comp="0.62" ppp-comm="0.72" workers="1,8"></paleo-estimate>\n' +
     '<paleo-estimate id="bad" net="no_such_net"></paleo-estimate>\n');
-  const page = await newPage(browser);
+  const page = await newPage(session.browser);
   await page.addInitScript(() => {
     document.addEventListener('paleo-result', (e) => { window.embedResult = e.detail; });
     document.addEventListener('paleo-error', (e) => { window.embedError = e.detail; });
@@ -363,7 +352,7 @@ test('nothing is requested from another origin, and a screenshot is kept', async
   const page = await open();
   await page.screenshot({ path: join(artifacts, 'page.png') });
   await page.close();
-  const outside = requested.filter((u) => !u.startsWith(server.url + '/') && !u.startsWith('file://') &&
+  const outside = requested.filter((u) => !u.startsWith(session.server.url + '/') && !u.startsWith('file://') &&
     !u.startsWith('data:') && !u.startsWith('blob:'));
   assert.deepEqual(outside, []);
   assert.ok(requested.length > 20, `only ${requested.length} requests recorded`);

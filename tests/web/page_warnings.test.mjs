@@ -1,26 +1,13 @@
 // The page shows the core's warnings for a CNN (docs/api.md, "Warnings") as text, and none when
 // there are none.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, dist, cliApi, newPage } from './helpers.mjs';
+import { cliApi, newPage, pageSession } from './helpers.mjs';
 
-let server, browser;
+const session = pageSession();
 
-before(async () => {
-  server = await serve(dist);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
-async function open(hash) {
-  const page = await newPage(browser);
-  await page.goto(server.url + '/' + hash);
-  await page.waitForSelector('body[data-ready=true]');
-  return page;
-}
+const open = session.open;
 
 test('a convolution algorithm a CPU cannot use is shown as the core\'s warning', async () => {
   const page = await open('#device=CPU_I7&conv_algorithm=winograd');

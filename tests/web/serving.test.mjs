@@ -3,7 +3,7 @@
 // puts an error next to the input that caused it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cliApi, assertClose, newPage, afterUpdate, assertNoAxeViolations, pageSession } from './helpers.mjs';
+import { cliApi, assertClose, afterUpdate, assertNoAxeViolations, pageSession } from './helpers.mjs';
 import { ms } from '../../web/src/format.js';
 import { SWEEP_AXES } from '../../web/src/serving_view.js';
 
@@ -14,9 +14,7 @@ const HASH = '#net=llama3_70b&device=H100_SXM&tp=8&t_nodes=1&t_per_node=8&t_task
   '&prompt_len=2048&generate_len=256';
 
 async function open(hash) {
-  const page = await newPage(session.browser);
-  await page.goto(session.server.url + '/' + hash);
-  await page.waitForSelector('body[data-ready=true]');
+  const page = await session.open(hash);
   await page.waitForFunction(() => window.paleoResult?.transformer?.serving !== undefined);
   return page;
 }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { root, cli, cliApi, assertClose, newPage, afterUpdate, urlStateParams, pageSession } from './helpers.mjs';
+import { root, cli, cliApi, assertClose, afterUpdate, urlStateParams, pageSession } from './helpers.mjs';
 
 const session = pageSession();
 
@@ -13,12 +13,7 @@ const session = pageSession();
 const HASH = '#net=resnet50_v1_5&cluster_on=1&nodes=4&scheme_on=1&ts_consistency=ssp&ts_staleness=4' +
   '&ts_jitter=lognormal%3A0.2&ts_compression=topk%3A0.01&ts_slow_pct=20';
 
-async function open(hash) {
-  const page = await newPage(session.browser);
-  await page.goto(session.server.url + '/' + hash);
-  await page.waitForSelector('body[data-ready=true]');
-  return page;
-}
+const open = session.open;
 
 test('the panel asks the core for the scheme and its comparison and shows the core\'s numbers', async () => {
   const page = await open(HASH);

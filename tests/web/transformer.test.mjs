@@ -1,35 +1,24 @@
 // End to end in headless Chromium: the page's transformer view (presets, pasted and uploaded
 // configs, errors next to their inputs, the memory bar, the planner) against the native CLI.
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve, launch, dist, root, cliApi, assertClose, newPage, afterUpdate, assertNoAxeViolations } from './helpers.mjs';
+import { root, cliApi, assertClose, newPage, afterUpdate, assertNoAxeViolations, pageSession } from './helpers.mjs';
 import { bytes, count, ms } from '../../web/src/format.js';
 
-let server, browser;
+const session = pageSession();
 const artifacts = join(root, 'test-artifacts');
 const hfConfig = join(root, 'tests', 'data', 'hf', 'Meta-Llama-3-8B.config.json');
 
-before(async () => {
+before(() => {
   mkdirSync(artifacts, { recursive: true });
-  server = await serve(dist);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 const percent = (v) => (v * 100).toFixed(1) + '%';
 const result = (page) => page.evaluate(() => window.paleoResult);
 
-async function open(hash = '', options = {}) {
-  const page = await newPage(browser, options);
-  await page.goto(server.url + '/' + hash);
-  await page.waitForSelector('body[data-ready=true]');
-  return page;
-}
+const open = session.open;
 
 async function card(page, label) {
   const exact = page.locator('.label', { hasText: new RegExp(`^${label}$`) });
@@ -94,7 +83,7 @@ test('picking Llama 3 8B gives 8 x H100 bf16 defaults and the CLI\'s step time, 
   // Warnings from the core beside the result.
   assert.equal(await page.locator('#t-warnings li').count(), cli.warnings.length);
   // The link restores the same estimate.
-  const again = await newPage(browser);
+  const again = await newPage(session.browser);
   await again.goto(page.url());
   await again.waitForSelector('body[data-ready=true]');
   assertClose((await result(again)).transformer, cli, 1e-12);
@@ -135,7 +124,7 @@ test('an uploaded Hugging Face config.json and a pasted compact config give esti
   assert.equal(await card(page, 'Step'), ms(cli.step_ms) + ' ms');
   // The config stays in the (compressed) link.
   assert.match(page.url(), /#z=[A-Za-z0-9_-]+$/);
-  const again = await newPage(browser);
+  const again = await newPage(session.browser);
   await again.goto(page.url());
   await again.waitForSelector('body[data-ready=true]');
   assert.deepEqual(JSON.parse(await again.locator('#config').inputValue()), hf);

@@ -2,20 +2,12 @@
 // suite run in the page's Web Workers; a search shows its progress and is cancelled by a newer
 // one; an input the requests do not depend on is answered from the cache; and no main-thread task
 // runs longer than 50 ms while the test drives the page (the middle of three drives).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, dist, newPage, afterUpdate, cliApi, assertClose } from './helpers.mjs';
+import { newPage, afterUpdate, cliApi, assertClose, pageSession } from './helpers.mjs';
 
-let server, browser;
+const session = pageSession();
 
-before(async () => {
-  server = await serve(dist);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 // Before the page's scripts: every state the search section goes through.
 function watch() {
@@ -27,9 +19,9 @@ function watch() {
 }
 
 async function open(hash) {
-  const page = await newPage(browser);
+  const page = await newPage(session.browser);
   await page.addInitScript(watch);
-  await page.goto(server.url + '/' + hash);
+  await page.goto(session.server.url + '/' + hash);
   await page.waitForSelector('body[data-ready=true]');
   return page;
 }
@@ -98,7 +90,7 @@ async function mainThreadTasks(page, drive) {
   await browserOfPage.startTracing(page, { categories: ['disabled-by-default-devtools.timeline', 'devtools.timeline'] });
   await drive();
   const events = JSON.parse((await browserOfPage.stopTracing()).toString()).traceEvents;
-  const pid = events.find((e) => e.name === 'FunctionCall' && String(e.args?.data?.url).startsWith(server.url))?.pid;
+  const pid = events.find((e) => e.name === 'FunctionCall' && String(e.args?.data?.url).startsWith(session.server.url))?.pid;
   const tid = events.find((e) => e.pid === pid && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')?.tid;
   assert.ok(pid !== undefined && tid !== undefined, 'no trace of the page\'s main thread');
   return events.filter((e) => e.pid === pid && e.tid === tid && e.name === 'RunTask' && e.ph === 'X' && e.tdur !== undefined)

@@ -181,7 +181,7 @@ export interface RequestFields {
   /** per-worker batch (default: the spec's); a transformer's inference batch (default 1); unit: samples; commands: estimate, layers, summary, simulate, search, inference. */
   batch_size?: number;
   /** number formats: fp32, tf32, fp16, bf16, fp8 or an object of formats (default fp32 for a CNN, bf16 for a transformer); commands: estimate, layers, simulate, search, plan, inference, calibrate. */
-  precision?: string | PrecisionFormats;
+  precision?: 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | 'fp8_e4m3' | 'fp8_e5m2' | PrecisionFormats;
   /** software era pricing each kernel (default: the era of the device's generation); commands: estimate, layers, simulate, search, plan, inference, calibrate. */
   software_era?: string;
   /** overrides single parameters of the era's kernel efficiency; commands: estimate, layers, simulate, search, plan, inference, calibrate. */
@@ -233,17 +233,17 @@ export interface RequestFields {
   /** requests per second over all replicas; the concurrency is solved for it; unit: requests/s; commands: inference. */
   request_rate?: number;
   /** the KV cache's number format (default: the activations'); commands: inference. */
-  kv_cache_dtype?: string;
+  kv_cache_dtype?: 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | 'fp8_e4m3' | 'fp8_e5m2';
   /** the share of device memory the engine takes; unit: fraction; default: 0.9; commands: inference. */
   gpu_memory_utilization?: number;
   /** tokens per KV-cache block; unit: tokens; default: 16; commands: inference. */
   block_size?: number;
   /** chunked prefill's chunk (default: whole prompts); unit: tokens; commands: inference. */
   max_num_batched_tokens?: number;
-  /** the share of each prompt found in the prefix cache; unit: fraction; default: 0; commands: inference. */
-  prefix_cache_hit_rate?: number;
   /** speculative decoding: {draft_tokens, acceptance_rate, draft_net}; commands: inference. */
   speculative?: Record<string, unknown>;
+  /** the share of each prompt found in the prefix cache; unit: fraction; default: 0; commands: inference. */
+  prefix_cache_hit_rate?: number;
   /** adds the most load whose time per output token meets it; unit: ms; commands: inference. */
   tpot_target_ms?: number;
   /** adds the most load whose time to first token meets it; unit: ms; commands: inference. */
@@ -315,7 +315,7 @@ export interface CommandFields {
   /** a transformer's layouts that fit, fastest first. */
   plan: Pick<RequestFields, 'device' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'optimizer' | 'overlap' | 'price_per_gpu_hour' | 'net' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'fp8_weight_copy' | 'fused_cross_entropy' | 'top'>;
   /** a transformer's prefill and decode times. */
-  inference: Pick<RequestFields, 'device' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'sections' | 'optimizer' | 'price_per_gpu_hour' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'fp8_weight_copy' | 'fused_cross_entropy' | 'prompt_len' | 'generate_len' | 'concurrency' | 'request_rate' | 'kv_cache_dtype' | 'gpu_memory_utilization' | 'block_size' | 'max_num_batched_tokens' | 'prefix_cache_hit_rate' | 'speculative' | 'tpot_target_ms' | 'ttft_target_ms'>;
+  inference: Pick<RequestFields, 'device' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'sections' | 'optimizer' | 'price_per_gpu_hour' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'fp8_weight_copy' | 'fused_cross_entropy' | 'prompt_len' | 'generate_len' | 'concurrency' | 'request_rate' | 'kv_cache_dtype' | 'gpu_memory_utilization' | 'block_size' | 'max_num_batched_tokens' | 'speculative' | 'prefix_cache_hit_rate' | 'tpot_target_ms' | 'ttft_target_ms'>;
   /** the estimates of the validation cases against their published measurements. */
   validate: Pick<RequestFields, 'family'>;
   /** kernel-efficiency parameters fitted to measured times. */
@@ -427,8 +427,6 @@ export interface SimulationRow {
 /** One setup of `train` (docs/api.md, "Time to train"). */
 export interface TrainSetup {
   setup: string;
-  /** What priced it: one device (`totals`), the PALEO 2017 simulation's workers, or the cluster. */
-  kind: 'one_device' | 'paleo2017_workers' | 'cluster';
   devices: number;
   scheme: string | null;
   samples_per_step: number;

@@ -1,0 +1,15 @@
+#pragma once
+// The API's answer to a request the test expects to succeed: it stops the test there, naming the
+// request and the start of the answer, when the answer is an error.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "core/api.h"
+
+inline nlohmann::ordered_json ok_answer(const nlohmann::ordered_json& request) {
+  const nlohmann::ordered_json out = paleo::handle_request(request);
+  INFO("request: " << request.dump().substr(0, 1000));
+  INFO("response: " << out.dump().substr(0, 2000));
+  REQUIRE(out.value("ok", false));
+  return out;
+}
