@@ -209,58 +209,63 @@ TEST_CASE("every device's node preset is a cluster preset whose NICs do not outn
   CHECK(p.cluster("dgx_b200_ndr", nullptr).intra.key == "nvlink5_b200");
 }
 
-TEST_CASE("an MI300X cluster without links is priced over its ND MI300X v5 node, named and warned") {
-  const Json out = ok({{"command", "estimate"}, {"net", "resnet50_v1"}, {"device", "MI300X"}, {"nodes", 2}});
-  const Json& c = out["cluster"]["cluster"];
-  CHECK(c["intra"]["key"] == "xgmi_mi300x");
-  CHECK(c["inter"]["key"] == "infiniband_ndr");
-  CHECK(c["nics_per_node"] == 8);  // Azure: one 400 Gb/s NDR connection per GPU
-  CHECK(c["devices_per_node"] == 8);
-  CHECK(c["assumed"] == kAllAssumed);
-  CHECK(c["assumed_from"] == "nd_mi300x_v5_ndr");
-  CHECK(any_warning_has(out["warnings"], "xgmi_mi300x", "infiniband_ndr"));
+namespace {
 
-  const double n = 1e9;  // bytes
-  auto ring = [&](int nodes) {
-    return ok({{"command", "collective"}, {"op", "allreduce"}, {"algorithm", "ring"}, {"bytes", n},
-               {"device", "MI300X"}, {"nodes", nodes}, {"devices_per_node", 8}});
-  };
-  // One node of 8, p = 8: Infinity Fabric's measured 312.9 GB/s all-GPU bus bandwidth, 1.0 us a hop.
-  const Json one = ring(1);
-  CHECK(one["alpha_ms"].get<double>() == Approx(14 * 1.0e-3).epsilon(1e-12));
-  CHECK(one["beta_ms"].get<double>() == Approx(2 * n * 7 / 8 / 312.9e9 * 1e3).epsilon(1e-12));  // 5.593 ms
-  // Two nodes, p = 16: the slowest hop is one NDR NIC per GPU (48 GB/s), at max(1.0, 0.6) us.
-  const Json two = ring(2);
-  CHECK(two["alpha_ms"].get<double>() == Approx(30 * 1.0e-3).epsilon(1e-12));
-  CHECK(two["beta_ms"].get<double>() == Approx(2 * n * 15 / 16 / 48e9 * 1e3).epsilon(1e-12));  // 39.06 ms
-  CHECK(two["cluster"]["assumed"] == kAllAssumed);
+// A device whose node preset the request does not name: an estimate on 2 nodes takes the node's
+// links, names them, warns; `ring(nodes)` is the ring all-reduce of 1e9 bytes on such nodes.
+struct NodeExpectation {
+  const char* device;
+  const char* intra;
+  const char* inter;
+  int nics_per_node;
+  int devices_per_node;
+  const char* preset;
+};
+
+constexpr double kRingBytes = 1e9;
+
+// The ring all-reduce of kRingBytes on `nodes` such nodes, against its alpha and beta by hand.
+void check_node_ring(const NodeExpectation& e, int nodes, double alpha_ms, double beta_ms) {
+  INFO(e.device << " on " << nodes << " nodes");
+  const Json out = ok({{"command", "collective"}, {"op", "allreduce"}, {"algorithm", "ring"}, {"bytes", kRingBytes},
+                       {"device", e.device}, {"nodes", nodes}, {"devices_per_node", e.devices_per_node}});
+  CHECK(out["cluster"]["assumed"] == kAllAssumed);
+  CHECK(out["alpha_ms"].get<double>() == Approx(alpha_ms).epsilon(1e-12));
+  CHECK(out["beta_ms"].get<double>() == Approx(beta_ms).epsilon(1e-12));
 }
 
-TEST_CASE("an MI250X cluster without links is priced over its Frontier node, named and warned") {
-  const Json out = ok({{"command", "estimate"}, {"net", "resnet50_v1"}, {"device", "MI250X"}, {"nodes", 2}});
+void check_assumed_node(const NodeExpectation& e) {
+  const Json out = ok({{"command", "estimate"}, {"net", "resnet50_v1"}, {"device", e.device}, {"nodes", 2}});
   const Json& c = out["cluster"]["cluster"];
-  CHECK(c["intra"]["key"] == "xgmi_mi250x");
-  CHECK(c["inter"]["key"] == "slingshot_200g");
-  CHECK(c["nics_per_node"] == 4);     // OLCF: four Slingshot 200 Gb/s NICs per node
-  CHECK(c["devices_per_node"] == 4);  // four MI250X packages (eight GCDs)
+  CHECK(c["intra"]["key"] == e.intra);
+  CHECK(c["inter"]["key"] == e.inter);
+  CHECK(c["nics_per_node"] == e.nics_per_node);
+  CHECK(c["devices_per_node"] == e.devices_per_node);
   CHECK(c["assumed"] == kAllAssumed);
-  CHECK(c["assumed_from"] == "frontier_mi250x_slingshot");
-  CHECK(any_warning_has(out["warnings"], "xgmi_mi250x", "slingshot_200g"));
+  CHECK(c["assumed_from"] == e.preset);
+  CHECK(any_warning_has(out["warnings"], e.intra, e.inter));
+}
 
-  const double n = 1e9;  // bytes
-  auto ring = [&](int nodes) {
-    return ok({{"command", "collective"}, {"op", "allreduce"}, {"algorithm", "ring"}, {"bytes", n},
-               {"device", "MI250X"}, {"nodes", nodes}, {"devices_per_node", 4}});
-  };
-  // One node, p = 4: one Infinity Fabric link between packages, 75 % of 50 GB/s, 1.0 us a hop.
-  const Json one = ring(1);
-  CHECK(one["alpha_ms"].get<double>() == Approx(6 * 1.0e-3).epsilon(1e-12));
-  CHECK(one["beta_ms"].get<double>() == Approx(2 * n * 3 / 4 / 37.5e9 * 1e3).epsilon(1e-12));  // 40 ms
-  // Two nodes, p = 8: the slowest hop is one Slingshot NIC per package (24 GB/s), at max(1.0, 2.7) us.
-  const Json two = ring(2);
-  CHECK(two["alpha_ms"].get<double>() == Approx(14 * 2.7e-3).epsilon(1e-12));
-  CHECK(two["beta_ms"].get<double>() == Approx(2 * n * 7 / 8 / 24e9 * 1e3).epsilon(1e-12));  // 72.92 ms
-  CHECK(two["cluster"]["assumed"] == kAllAssumed);
+}  // namespace
+
+TEST_CASE("MI300X and MI250X clusters without links are priced over their own nodes, named and warned") {
+  const double n = kRingBytes;
+  // ND MI300X v5 (Azure): eight GPUs, one 400 Gb/s NDR connection per GPU. One node, p = 8:
+  // Infinity Fabric's measured 312.9 GB/s all-GPU bus bandwidth, 1.0 us a hop (5.593 ms of
+  // bandwidth). Two nodes, p = 16: the slowest hop is one NDR NIC per GPU (48 GB/s), at
+  // max(1.0, 0.6) us (39.06 ms).
+  const NodeExpectation mi300x{"MI300X", "xgmi_mi300x", "infiniband_ndr", 8, 8, "nd_mi300x_v5_ndr"};
+  check_assumed_node(mi300x);
+  check_node_ring(mi300x, 1, 14 * 1.0e-3, 2 * n * 7 / 8 / 312.9e9 * 1e3);
+  check_node_ring(mi300x, 2, 30 * 1.0e-3, 2 * n * 15 / 16 / 48e9 * 1e3);
+  // Frontier (OLCF): four MI250X packages (eight GCDs), four Slingshot 200 Gb/s NICs. One node,
+  // p = 4: one Infinity Fabric link between packages, 75 % of 50 GB/s, 1.0 us a hop (40 ms). Two
+  // nodes, p = 8: the slowest hop is one Slingshot NIC per package (24 GB/s), at max(1.0, 2.7) us
+  // (72.92 ms).
+  const NodeExpectation mi250x{"MI250X", "xgmi_mi250x", "slingshot_200g", 4, 4, "frontier_mi250x_slingshot"};
+  check_assumed_node(mi250x);
+  check_node_ring(mi250x, 1, 6 * 1.0e-3, 2 * n * 3 / 4 / 37.5e9 * 1e3);
+  check_node_ring(mi250x, 2, 14 * 2.7e-3, 2 * n * 7 / 8 / 24e9 * 1e3);
 }
 
 TEST_CASE("a CPU has no node of GPUs: a multi-node request is told which links to state") {

@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { extname, join, normalize, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
@@ -165,4 +166,17 @@ export function pageSession() {
     await session.server?.close();
   });
   return session;
+}
+
+// A spec of `count` ReLU layers in a chain after an Input of `tensor`, each named with 24 random
+// hex digits: no compression makes its link short.
+export function reluChainLayers(count, tensor) {
+  const layers = { data: { parents: [], type: 'Input', tensor } };
+  let parent = 'data';
+  for (let i = 0; i < count; ++i) {
+    const name = randomBytes(12).toString('hex');
+    layers[name] = { parents: [parent], type: 'ReLU' };
+    parent = name;
+  }
+  return layers;
 }

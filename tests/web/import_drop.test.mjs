@@ -5,10 +5,9 @@
 // offers itself as a file.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { root, cliApi, afterUpdate, pageSession } from './helpers.mjs';
+import { root, cliApi, afterUpdate, pageSession, reluChainLayers } from './helpers.mjs';
 import { MAX_SHAREABLE_LINK } from '../../web/src/import_drop.js';
 import onnxProto from 'onnx-proto';
 
@@ -117,13 +116,7 @@ test('an .onnx file dropped on the page: decoded in the browser, attention price
 
 test('a net too large for a shareable link: a note, and the net as a JSON file', async () => {
   // 6,000 layers with random names: no compression makes that link short.
-  const layers = { data: { parents: [], type: 'Input', tensor: [1, 8] } };
-  let parent = 'data';
-  for (let i = 0; i < 6000; ++i) {
-    const name = randomBytes(12).toString('hex');
-    layers[name] = { parents: [parent], type: 'ReLU' };
-    parent = name;
-  }
+  const layers = reluChainLayers(6000, [1, 8]);
   const spec = { name: 'long chain', layers };
   const page = await open();
   await afterUpdate(page, () => page.setInputFiles('#spec-file', { name: 'long.json', mimeType: 'application/json',

@@ -5,22 +5,15 @@
 // link is measured by bench/link_timing.mjs, not asserted here.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
-import { cliApi, newPage, afterUpdate, pageSession } from './helpers.mjs';
+import { cliApi, newPage, afterUpdate, pageSession, reluChainLayers } from './helpers.mjs';
 
 const session = pageSession();
 
 // A chain of 9,000 ReLU layers with random names (under the core's 10,000-layer limit): about
 // 0.7 MB of spec and a link of about 230 KB. Compressed with Node's zlib, independently of
 // the page's fflate.
-const layers = { data: { parents: [], type: 'Input', tensor: [4, 16] } };
-let parent = 'data';
-for (let i = 0; i < 9000; ++i) {
-  const name = randomBytes(12).toString('hex');
-  layers[name] = { parents: [parent], type: 'ReLU' };
-  parent = name;
-}
+const layers = reluChainLayers(9000, [4, 16]);
 const spec = JSON.stringify({ name: 'long chain', layers });
 const params = new URLSearchParams({ spec, device: 'V100_SXM2_16GB', batch_size: '8', workers: '1,2,4' });
 const hash = '#z=' + deflateRawSync(Buffer.from(params.toString()), { level: 9 }).toString('base64url');
