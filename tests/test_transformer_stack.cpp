@@ -296,6 +296,7 @@ TEST_CASE("an estimate that names no layout and does not fit says which tp fits"
   // A request that names its layout gets no hint: the user chose it.
   Json named = base;
   named["tp"] = 1;
-  for (const Json& w : answer(named)["warnings"])
+  const Json named_answer = answer(named);
+  for (const Json& w : named_answer["warnings"])
     CHECK(w.get<std::string>().find("names no layout") == std::string::npos);
 }
