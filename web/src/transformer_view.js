@@ -26,27 +26,36 @@ export class TransformerView {
     $('plan-run').addEventListener('click', () => this.runPlan());
   }
 
+  // The request `build(state)` makes, answered by the core, with the net's line written; null
+  // (the error shown) when it cannot be built or fails, or when a newer update took over.
+  async answer(build, state, current) {
+    let request;
+    try {
+      request = build(state);
+    } catch (e) {
+      this.failed(malformed(e), state);
+      return null;
+    }
+    const response = await this.call(request, { key: 'estimate' });
+    if (!current()) return null;
+    if (!response.ok) {
+      this.failed(response.error, state);
+      return null;
+    }
+    this.clearErrors();
+    $('results').classList.remove('stale');
+    $('net-info').textContent = tf.netInfo(response, Boolean(state.config.trim()));
+    return { request, response };
+  }
+
   // Returns {requests, transformer} to show, or null after showing an error; shows nothing when
   // current() turns false meanwhile (a newer update took over).
   async update(state, current = () => true) {
     if (state.t_task === 'serve') return this.serve(state, current);
     this.cancel('serving-sweep');
-    let request;
-    try {
-      request = transformerRequest(state);
-    } catch (e) {
-      this.failed(malformed(e), state);
-      return null;
-    }
-    const t = await this.call(request, { key: 'estimate' });
-    if (!current()) return null;
-    if (!t.ok) {
-      this.failed(t.error, state);
-      return null;
-    }
-    this.clearErrors();
-    $('results').classList.remove('stale');
-    $('net-info').textContent = tf.netInfo(t, Boolean(state.config.trim()));
+    const answered = await this.answer(transformerRequest, state, current);
+    if (!answered) return null;
+    const { request, response: t } = answered;
     $('context').textContent = tf.describe(t);
     tf.cards($('t-cards'), t);
     expectedError($('t-expected-error'), t);
@@ -64,22 +73,9 @@ export class TransformerView {
   // The serving estimate (an `inference` request): cards, warnings, then the sweep against the
   // load on the slow lane (a newer update cancels it).
   async serve(state, current) {
-    let request;
-    try {
-      request = inferenceRequest(state);
-    } catch (e) {
-      this.failed(malformed(e), state);
-      return null;
-    }
-    const r = await this.call(request, { key: 'estimate' });
-    if (!current()) return null;
-    if (!r.ok) {
-      this.failed(r.error, state);
-      return null;
-    }
-    this.clearErrors();
-    $('results').classList.remove('stale');
-    $('net-info').textContent = tf.netInfo(r, Boolean(state.config.trim()));
+    const answered = await this.answer(inferenceRequest, state, current);
+    if (!answered) return null;
+    const { request, response: r } = answered;
     $('context').textContent = servingDescription(r);
     servingCards($('s-cards'), r);
     expectedError($('t-expected-error'), r);
