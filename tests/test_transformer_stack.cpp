@@ -110,6 +110,50 @@ TEST_CASE("ZeRO-3 pays each layer's gathers and scatters, by hand on a slow link
   CHECK(kept == Approx(10 * 1000.0).epsilon(0.01));
 }
 
+TEST_CASE("DeepSpeed's ZeRO-3 of 2021 gathers tensor by tensor and hides nothing, by hand", "[transformer][zero3]") {
+  // The tiny model has 3,454,464 parameters: per layer 256 x 768 + 768 (QKV), 256 x 256 + 256,
+  // 256 x 1024 + 1024, 1024 x 256 + 256 and two norms of 2 x 256 (789,760), times 4, plus the
+  // tied embedding 1024 x 256, the positions 128 x 256 and the final norm 512. Two devices on a
+  // 1 MB/s link: NCCL's ring moves half of each gathered vector, so a pass over every weight in
+  // bf16 takes 3,454,464 x 2 / 2 / 1e6 s = 3,454.464 ms whatever the tensors; its latencies
+  // (16 collectives of some 10 us) and list copies (2 per gather) are noise beside it. Blocking:
+  // a gather before the forward, one before the backward, one before a full recompute's forward,
+  // and the gradients' reduce-scatter of the same bytes (one bucket), none hidden.
+  const Json slow = {{"latency_us", 1}, {"bandwidth_gb_per_s", 0.001}};
+  Json request = {{"command", "estimate"},
+                  {"net", tiny_model()},
+                  {"device", "A100_80GB_SXM"},
+                  {"software_era", "megatron_lm_2021"},
+                  {"cluster", {{"nodes", 1}, {"devices_per_node", 2}, {"intra", slow}, {"inter", slow}}},
+                  {"zero", 3},
+                  {"precision", "bf16"},
+                  {"global_batch", 2},
+                  {"micro_batch", 1},
+                  {"recompute", "none"}};
+  const double pass_ms = 3454.464;
+  const Json blocking = answer(request);
+  CHECK(blocking["parallel"]["zero3_gather"] == "tensor_blocking");  // the era's stack
+  CHECK(blocking["breakdown"]["zero3_exposed_ms"].get<double>() == Approx(3 * pass_ms).epsilon(0.001));
+  request["recompute"] = "full";
+  CHECK(answer(request)["breakdown"]["zero3_exposed_ms"].get<double>() == Approx(4 * pass_ms).epsilon(0.001));
+  // Each gather copies every rank's share out of PyTorch's flat buffer: 2 copies a gather, 16
+  // gathers a pass, 3 gather passes; 10 ms more per kernel adds 3 x 16 x 2 x 10 ms.
+  const double before = answer(request)["breakdown"]["zero3_exposed_ms"].get<double>();
+  request["efficiency"] = {{"kernel_overhead_ms", 0.004 + 10}};
+  CHECK(answer(request)["breakdown"]["zero3_exposed_ms"].get<double>() - before == Approx(960).epsilon(1e-6));
+  // FSDP's schedule on the same link hides each layer's gather behind nothing larger, but pays
+  // neither the recompute's gather nor the copies: less.
+  request.erase("efficiency");
+  request["zero3_gather"] = "layer_prefetched";
+  const Json prefetched = answer(request);
+  CHECK(prefetched["parallel"]["zero3_gather"] == "layer_prefetched");
+  CHECK(prefetched["breakdown"]["zero3_exposed_ms"].get<double>() < before);
+  request["zero3_gather"] = "per_tensor";
+  const Json bad = paleo::handle_request(request);
+  CHECK(bad["ok"] == false);
+  CHECK(bad["error"]["field"] == "zero3_gather");
+}
+
 TEST_CASE("A silent request takes its stack's defaults and says which", "[transformer][defaults]") {
   const Json hopper = answer({{"command", "estimate"}, {"net", "llama3_8b"}, {"device", "H100_SXM"},
                               {"cluster", "dgx_h100_ndr"}, {"nodes", 1}, {"devices_per_node", 8}, {"tp", 2},

@@ -100,6 +100,7 @@ Names exchanges() { return {"allreduce", "parameter_server"}; }
 Names pushes() { return {"gradients", "weights"}; }
 Names batch_norms() { return {"local", "global"}; }
 Names zero_stages() { return {"0", "1", "2", "3"}; }
+Names zero3_gathers() { return {"layer_prefetched", "tensor_blocking"}; }
 
 Names command_names() {
   Names names;
@@ -389,6 +390,11 @@ std::vector<FieldSpec> make_field_specs() {
   f.push_back(field("reshard_after_forward", "boolean", "", true,
                     "ZeRO 3: gather each layer's weights again for its backward", kTransformerCommands,
                     N::kTransformer));
+  f.push_back(with_allowed(field("zero3_gather", "string", "", "layer_prefetched",
+                                 "ZeRO 3: gathers per layer, prefetched (FSDP), or per weight tensor, blocking "
+                                 "(DeepSpeed 2021; an era may choose it)",
+                                 kTransformerCommands, N::kTransformer),
+                           zero3_gathers));
   f.push_back(field("fp8_weight_copy", "boolean", "", true, "fp8: keep a cached fp8 copy of every weight",
                     kTransformerCommands, N::kTransformer));
   f.push_back(field("fused_cross_entropy", "boolean", "", true, "the loss in one fused kernel on the logits",

@@ -32,7 +32,7 @@ const std::vector<std::string>& transformer_request_fields() {
       "precision", "seq_len", "global_batch", "micro_batch", "tp", "pp", "dp", "cp", "ep", "virtual_stages",
       "sequence_parallel", "schedule", "recompute", "zero", "attention", "train_tokens", "price_per_gpu_hour",
       "prompt_len", "generate_len", "top", "software_era", "efficiency", "reshard_after_forward", "fp8_weight_copy",
-      "fused_cross_entropy"};
+      "fused_cross_entropy", "zero3_gather"};
   static const std::vector<std::string> all = [] {
     std::vector<std::string> v = fields;
     for (const std::string& f : serving_request_fields()) v.push_back(f);
@@ -153,6 +153,10 @@ TransformerRequest parse_transformer_request(const Json& given, const Device& de
   if (request.contains("attention")) o.attention = parse_attention(read_string(request, "attention", ""), "attention");
   if (request.contains("overlap")) o.overlap = read_flag(request, "overlap");
   if (request.contains("reshard_after_forward")) o.reshard_after_forward = read_flag(request, "reshard_after_forward");
+  if (request.contains("zero3_gather"))
+    o.zero3_gather = parse_zero3_gather(read_string(request, "zero3_gather", ""), "zero3_gather");
+  else if (!t.era.zero3_gather.empty())
+    o.zero3_gather = parse_zero3_gather(t.era.zero3_gather, "software_era.zero3_gather");
   if (request.contains("fp8_weight_copy")) o.fp8_weight_copy = read_flag(request, "fp8_weight_copy");
   if (request.contains("fused_cross_entropy")) o.fused_cross_entropy = read_flag(request, "fused_cross_entropy");
   if (request.contains("optimizer")) {

@@ -38,6 +38,8 @@ SoftwareEra era_from_json(const Json& doc, const std::string& field, const std::
     // Its name is checked where the cluster step reads it (core/api/cluster_section.cpp).
     era.collective_library = read_string(doc, "collective_library", "");
   }
+  // Its name is checked where the transformer request reads it (core/api/transformer_request.cpp).
+  if (doc.contains("zero3_gather")) era.zero3_gather = read_string(doc, "zero3_gather", "");
   return era;
 }
 
@@ -94,6 +96,7 @@ Json software_era_json(const SoftwareEra& era) {
   Json j = {{"key", era.key}, {"name", era.name}, {"efficiency", efficiency_json(era.efficiency)}};
   if (!era.conv_algorithms.empty()) j["conv_algorithms"] = era.conv_algorithms;
   if (!era.collective_library.empty()) j["collective_library"] = era.collective_library;
+  if (!era.zero3_gather.empty()) j["zero3_gather"] = era.zero3_gather;
   return j;
 }
 

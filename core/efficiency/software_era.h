@@ -27,6 +27,9 @@ struct SoftwareEra {
   // The collective library of the era's stack ("nccl_ring", "nccl"; empty: any algorithm), which
   // decides how a data-parallel step's gradient all-reduce runs (core/cluster/collectives.h).
   std::string collective_library;
+  // How the stack's ZeRO-3 gathers weights ("tensor_blocking": DeepSpeed's of 2021; empty: per
+  // layer, prefetched), core/transformer/zero3_exposure.h.
+  std::string zero3_gather;
 };
 
 // The fits recorded for an era of presets/software_eras.json: its own (generation "") and its

@@ -1,6 +1,7 @@
 #include "core/transformer/training_options.h"
 
 #include "core/base/error.h"
+#include "core/base/utf8.h"
 
 namespace paleo {
 
@@ -28,6 +29,16 @@ AttentionKernel parse_attention(const std::string& s, const std::string& field) 
   if (s == "flash") return AttentionKernel::kFlash;
   if (s == "materialized") return AttentionKernel::kMaterialized;
   throw Error("must be \"flash\" or \"materialized\", got \"" + s + "\"", "", field);
+}
+
+const char* zero3_gather_name(Zero3Gather g) {
+  return g == Zero3Gather::kTensorBlocking ? "tensor_blocking" : "layer_prefetched";
+}
+
+Zero3Gather parse_zero3_gather(const std::string& s, const std::string& field) {
+  if (s == "layer_prefetched") return Zero3Gather::kLayerPrefetched;
+  if (s == "tensor_blocking") return Zero3Gather::kTensorBlocking;
+  throw Error("must be \"layer_prefetched\" or \"tensor_blocking\", got \"" + shortened_utf8(s, 64) + "\"", "", field);
 }
 
 }  // namespace paleo

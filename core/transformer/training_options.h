@@ -15,6 +15,7 @@ namespace paleo {
 // selective op-level checkpointing (kSelectiveOp: keeps the matrix products' and the attention
 // kernel's outputs, except every second product's, and reruns everything else).
 enum class Recompute { kNone, kSelective, kSelectiveOp, kFull };
+enum class Zero3Gather { kLayerPrefetched, kTensorBlocking };
 enum class AttentionKernel { kFlash, kMaterialized };  // fused (Dao 2022) or s x s scores in memory
 
 struct ParallelLayout {
@@ -44,6 +45,10 @@ struct TrainingOptions {
   // for its backward (FSDP's reshard_after_forward, DeepSpeed ZeRO-3); false keeps them to the
   // backward pass (FSDP's SHARD_GRAD_OP keeps them across micro-batches).
   bool reshard_after_forward = true;
+  // ZeRO-3: how the stack gathers a layer's weights (zero3_exposure.h). Prefetched per layer
+  // (FSDP's flat parameters, one layer ahead of the compute), or per weight tensor and blocking
+  // (DeepSpeed's ZeRO-3 of 2021: each sub-module's gathers wait for the device before and after).
+  Zero3Gather zero3_gather = Zero3Gather::kLayerPrefetched;
   // Under a pipeline, weights kept after the forward pass stay gathered through every micro-batch
   // of the step and the gradients accumulate unsharded until the last one (PyTorch's pipeline
   // stages turn off FSDP's resharding after backward and its gradient sync for all but the last
@@ -65,5 +70,8 @@ const char* recompute_name(Recompute r);
 Recompute parse_recompute(const std::string& s, const std::string& field);
 const char* attention_name(AttentionKernel a);
 AttentionKernel parse_attention(const std::string& s, const std::string& field);
+const char* zero3_gather_name(Zero3Gather g);
+// "layer_prefetched" or "tensor_blocking"; throws paleo::Error naming `field`.
+Zero3Gather parse_zero3_gather(const std::string& s, const std::string& field);
 
 }  // namespace paleo

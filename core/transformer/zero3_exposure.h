@@ -1,11 +1,27 @@
 #pragma once
-// ZeRO-3 / FSDP, per micro-batch on one pipeline stage: each layer's weights are gathered before
-// its forward pass (and again before its backward unless they were kept after the forward), its
-// gradients reduce-scattered after its backward, one layer ahead of the compute (FSDP's and
-// DeepSpeed's prefetch; Zhao et al. 2023, section 3.3). Each layer is a collective of its own, so
-// the latency of a collective over the whole data-parallel group is paid per layer, not per
-// stage. Exposed: the first layer's gather and the last layer's scatter, which have no compute to
-// hide behind, and whatever of each layer's traffic its neighbour's compute does not cover.
+// ZeRO-3 / FSDP, per micro-batch on one pipeline stage, in one of two schedules (TrainingOptions::
+// zero3_gather):
+//
+// Layer, prefetched (FSDP; DeepSpeed from its coalesced gathers on): each layer's weights are
+// gathered before its forward pass (and again before its backward unless they were kept after the
+// forward), its gradients reduce-scattered after its backward, one layer ahead of the compute
+// (FSDP's and DeepSpeed's prefetch; Zhao et al. 2023, section 3.3). Each layer is a collective of
+// its own, so the latency of a collective over the whole data-parallel group is paid per layer,
+// not per stage. Exposed: the first layer's gather and the last layer's scatter, which have no
+// compute to hide behind, and whatever of each layer's traffic its neighbour's compute does not
+// cover.
+//
+// Tensor, blocking (DeepSpeed's ZeRO-3 of 2021, microsoft/DeepSpeed 7b46d11: `fetch_sub_module`,
+// "This call is blocking"): every sub-module gathers its own weight tensors, one
+// torch.distributed.all_gather per tensor, each issued after and awaited by a device-wide
+// synchronize, so none of it hides behind compute. A weight tensor of more than
+// `stage3_param_persistence_threshold` (100,000) elements is gathered; a transformer layer's four
+// weight matrices are (fused QKV, attention output, MLP up and down), its biases and norms stay
+// resident. The list form of all_gather copies each rank's share out of the flat buffer, one copy
+// per rank (PyTorch's ProcessGroupNCCL::allgather), each a kernel of the era's overhead. Gathers
+// run before the forward, before the backward, and once more before a fully recomputed forward
+// (its pre-forward hooks fetch again); gradients are reduce-scattered in `reduce_bucket_size`
+// (500,000,000 elements) buckets without overlap (`overlap_comm` off by default).
 #include "core/cluster/collectives.h"
 #include "core/transformer/device_groups.h"
 #include "core/transformer/stage_plan.h"
