@@ -117,3 +117,24 @@ TEST_CASE("fuzz finding: crossing branches list every layer once, after its pare
     for (const Json& in : l["inputs"]) CHECK(in == Json({1, 8}));
   CHECK(r["totals"]["forward_flops"] == 2.0 * 8 * 3);
 }
+
+// fuzz_api: a user's device, link, interconnect or cluster object whose "key" (its name in
+// answers) was not a string escaped as nlohmann's type_error ("internal error: type must be
+// string, but is number").
+TEST_CASE("fuzz finding: an object's key that is not a string is an error naming the object") {
+  const Json device = {{"key", 5}, {"peak_gflops", 1000}, {"mem_bandwidth_gb_per_s", 100}, {"memory_bytes", 1e9}};
+  const Json link = {{"key", Json::array({1})}, {"bandwidth_gb_per_s", 10}};
+  const std::vector<std::pair<Json, std::string>> requests = {
+      {{{"command", "estimate"}, {"net", "alexnet"}, {"device", device}}, "device"},
+      {{{"command", "collective"}, {"op", "all_reduce"}, {"workers", 4}, {"bytes", 1000}, {"link", link}}, "link"},
+      {{{"command", "estimate"}, {"net", "alexnet"}, {"device", "K80"},
+        {"interconnect", {{"key", false}, {"bandwidth_gbit_per_s", 10}}}},
+       "interconnect"}};
+  for (const auto& [request, field] : requests) {
+    const Json r = paleo::handle_request(request);
+    INFO(r.dump());
+    CHECK(r["ok"] == false);
+    CHECK(r["error"]["field"] == field);
+    CHECK(r["error"]["message"].get<std::string>().find("'key' must be a string") != std::string::npos);
+  }
+}

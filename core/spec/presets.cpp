@@ -65,6 +65,13 @@ std::string known_generation(const std::string& generation, const std::string& f
               "", field);
 }
 
+// A user's device, link or cluster object names itself in answers by its "key", else "custom".
+std::string key_or_custom(const Json& obj, const std::string& field) {
+  if (!obj.contains("key")) return "custom";
+  if (!obj["key"].is_string()) throw Error("'key' must be a string, got " + echo(obj["key"]), "", field);
+  return obj["key"].get<std::string>();
+}
+
 }  // namespace
 
 Device device_from_json(const Json& obj, const std::string& field) {
@@ -77,7 +84,7 @@ Device device_from_json(const Json& obj, const std::string& field) {
       throw Error("unknown member " + echo(Json(it.key())) + " (known: " + known + ")", "", field);
     }
   Device d;
-  d.key = obj.value("key", "custom");
+  d.key = key_or_custom(obj, field);
   d.name = obj.contains("name") && obj["name"].is_string() ? obj["name"].get<std::string>() : d.key;
   d.clock_mhz = positive(obj, "clock_mhz", field, 1, 1e7);
   d.peak_gflops = positive(obj, "peak_gflops", field, 1e-3, 1e9);
@@ -122,7 +129,7 @@ Device device_from_json(const Json& obj, const std::string& field) {
 Interconnect interconnect_from_json(const Json& obj, const std::string& field) {
   if (!obj.is_object()) throw Error("must be a preset name or an object", "", field);
   Interconnect n;
-  n.key = obj.value("key", "custom");
+  n.key = key_or_custom(obj, field);
   n.name = obj.contains("name") && obj["name"].is_string() ? obj["name"].get<std::string>() : n.key;
   n.bandwidth_gbit_per_s = positive(obj, "bandwidth_gbit_per_s", field, 1e-3, 1e9);
   return n;
@@ -132,7 +139,7 @@ Link link_from_json(const Json& value, const std::string& field) {
   if (value.is_string()) return Presets::instance().link(value.get<std::string>(), field);
   if (!value.is_object()) throw Error("must be a link preset name or an object", "", field);
   Link l;
-  l.key = value.value("key", "custom");
+  l.key = key_or_custom(value, field);
   l.name = value.contains("name") && value["name"].is_string() ? value["name"].get<std::string>() : l.key;
   const char* bw = value.contains("achievable_gb_per_s") ? "achievable_gb_per_s" : "bandwidth_gb_per_s";
   l.bandwidth_gb_per_s = positive(value, bw, field, 1e-3, 1e8);
@@ -153,7 +160,7 @@ Cluster cluster_from_json(const Json& value, const std::string& field, std::stri
     return n;
   };
   Cluster c;
-  c.key = value.value("key", "custom");
+  c.key = key_or_custom(value, field);
   c.name = value.contains("name") && value["name"].is_string() ? value["name"].get<std::string>() : c.key;
   c.nodes = count("nodes", 1);
   c.devices_per_node = count("devices_per_node", 1);
