@@ -124,6 +124,9 @@ TiledMatmulMs tiled_matmul_ms(const KernelEfficiency& e, double flops, double ce
 
 double era_matmul_peak_gflops(const Device& d, const KernelEfficiency& e, Dtype t, double m, double n, double k) {
   if (runs_on_tensor_cores(d, t, n, k)) return matmul_peak_gflops(d, t, n, k);
+  // cuBLAS runs fp8 products only on aligned operands ("Tensor Core Usage"): a misaligned one
+  // runs as a bf16 product of its shape would.
+  if (e.misaligned_tensor_core > 0 && runs_in_fp8(d, t)) return era_matmul_peak_gflops(d, e, Dtype::kBf16, m, n, k);
   const double cuda_cores = matmul_peak_gflops(d, t, n, k) * cuda_core_tile_rate(e, m, n);
   if (e.misaligned_tensor_core <= 0) return cuda_cores;
   if (effective_matmul_dtype(d, t) == Dtype::kFp32) return cuda_cores;  // no tensor cores for t

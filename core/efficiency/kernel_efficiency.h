@@ -34,7 +34,10 @@ struct KernelEfficiency {
   // framework and driver take to issue one, which the device time of a longer kernel hides.
   double launch_interval_ms = 0;
   // Fraction of the dense tensor-core peak a GEMM reaches when a dimension breaks the tensor
-  // cores' 16-byte alignment; 0: it runs on the CUDA cores instead (cuBLAS before 11.0).
+  // cores' 16-byte alignment; 0: it runs on the CUDA cores instead (cuBLAS before 11.0). From
+  // cuBLAS 11.0 on there is no alignment restriction to use the tensor cores (cuBLAS docs,
+  // "Tensor Core Usage"; fp8 excepted: such a product runs as bf16): eras of those stacks set
+  // their measured rate, or 1 (the aligned rate, the bound the docs give) without one.
   double misaligned_tensor_core = 0;
   // The same for a dimension of odd length, which only one-element-aligned kernels take (cuBLAS's
   // "align1" ones), in tiles of `tile` x `tile`; 0: misaligned_tensor_core. Such kernels are bound
@@ -82,8 +85,8 @@ double matmul_ms(const Device& d, const KernelEfficiency& e, Dtype t, double m, 
                  double batches = 1);
 // The peak an (m x k) by (k x n) product in format t runs against: the tensor cores' when n and k
 // are aligned for them, else misaligned_tensor_core (odd_tensor_core, by its tiles' shape, for an
-// odd n or k) of it where the era has that, else the vector peak (times the CUDA-core kernels'
-// tile-shape rate, simt_tile).
+// odd n or k) of it where the era has that (an fp8 product: as bf16), else the vector peak (times
+// the CUDA-core kernels' tile-shape rate, simt_tile).
 double era_matmul_peak_gflops(const Device& d, const KernelEfficiency& e, Dtype t, double m, double n, double k);
 // How `batches` (m x k) by (k x n) products fill a device of `sm_count` SMs: the fraction of the
 // ceiling their shape reaches (tiles padded, the share of SMs the tiles keep busy, a short inner
