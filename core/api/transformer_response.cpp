@@ -56,10 +56,18 @@ Json parallel_json(const TrainingEstimate& e) {
 }
 
 Json memory_json(const TransformerMemory& m) {
-  return {{"stage", m.stage}, {"params_bytes", m.params_bytes}, {"gradients_bytes", m.gradients_bytes},
-          {"optimizer_bytes", m.optimizer_bytes}, {"activations_bytes", m.activations_bytes},
-          {"fp8_state_bytes", m.fp8_state_bytes}, {"workspace_bytes", m.workspace_bytes},
-          {"total_bytes", m.total_bytes()}, {"capacity_bytes", m.capacity_bytes}, {"fits", m.fits()}};
+  return {{"stage", m.stage},
+          {"params_bytes", m.params_bytes},
+          {"gradients_bytes", m.gradients_bytes},
+          {"optimizer_bytes", m.optimizer_bytes},
+          {"activations_bytes", m.activations_bytes},
+          {"fp8_state_bytes", m.fp8_state_bytes},
+          {"workspace_bytes", m.workspace_bytes},
+          {"allocator_reserved_bytes", m.allocator_reserved_bytes()},
+          {"runtime_bytes", m.runtime_bytes},
+          {"total_bytes", m.total_bytes()},
+          {"capacity_bytes", m.capacity_bytes},
+          {"fits", m.fits()}};
 }
 
 Json breakdown_json(const StepBreakdown& b) {

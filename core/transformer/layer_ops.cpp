@@ -246,6 +246,44 @@ std::vector<TransformerOp> head_ops(const TransformerConfig& c, const OpContext&
   return ops;
 }
 
+namespace {
+
+// Output columns of the unfused products an operator stands for, in the order a block issues
+// them: the fused QKV projection is wq, wk, wv; a gated up-projection is w1 then w3.
+std::vector<double> product_columns(const TransformerOp& op, const TransformerConfig& c, const Dims& d) {
+  const auto ends_with = [&](const std::string& tail) {
+    return op.name.size() >= tail.size() && op.name.compare(op.name.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  if (ends_with(".qkv")) {
+    const double q = static_cast<double>(c.q_size()) / d.t, kv = (op.n - q) / 2;
+    return {q, kv, kv};
+  }
+  if (ends_with(".up") && c.gated()) return {op.n / 2, op.n / 2};
+  return {op.n};
+}
+
+}  // namespace
+
+double selective_op_saved_bytes(const std::vector<TransformerOp>& ops, const OpContext& x, const TransformerConfig& c) {
+  // torchtitan's op-level policy (parallelize_llama.py, _custom_policy: "Saves output of all
+  // compute ops, except every second mm", counted per block): the block's input (checkpoint's),
+  // the flash kernel's output and row statistics, and the outputs of products 1, 3, 5, ... in the
+  // block's order (Llama: wq, wv, w1, w2 of wq, wk, wv, wo, w1, w3, w2). Under sequence
+  // parallelism its reduce-scatters' outputs (after wo and w2) are in the saved list too.
+  const Dims d = dims(c, x);
+  double bytes = d.tokens * d.h * d.ab / d.rep;
+  int products = 0;
+  for (const TransformerOp& op : ops) {
+    if (op.op_class == OpClass::kAttention && op.flash)
+      bytes += op.saved_bytes + d.tokens * static_cast<double>(c.q_size()) / d.t * d.ab;
+    if (op.op_class != OpClass::kMatmul) continue;
+    for (const double columns : product_columns(op, c, d))
+      if (++products % 2 == 1) bytes += op.m * op.batches * columns * d.ab;
+  }
+  if (x.sequence_parallel) bytes += 2 * d.tokens * d.h * d.ab / d.t;
+  return bytes;
+}
+
 bool recomputed(const TransformerOp& op, Recompute r) { return recompute_share(op, r) > 0; }
 
 double recompute_share(const TransformerOp& op, Recompute r) {
@@ -266,17 +304,7 @@ double layer_saved_bytes(const std::vector<TransformerOp>& ops, Recompute r, con
     const Dims d = dims(c, x);
     return d.tokens * d.h * d.ab / d.rep;  // the layer's input only
   }
-  if (r == Recompute::kSelectiveOp) {
-    // The block's input, the attention kernel's saved tensors and every second product's output:
-    // half of what the products keep (their inputs are the outputs of the ones before).
-    const Dims d = dims(c, x);
-    double bytes = d.tokens * d.h * d.ab / d.rep;
-    for (const TransformerOp& op : ops) {
-      if (op.op_class == OpClass::kAttention) bytes += op.saved_bytes;
-      if (op.op_class == OpClass::kMatmul) bytes += op.saved_bytes / 2;
-    }
-    return bytes;
-  }
+  if (r == Recompute::kSelectiveOp) return selective_op_saved_bytes(ops, x, c);
   double bytes = 0;
   for (const TransformerOp& op : ops)
     if (!(r == Recompute::kSelective && op.attention_core)) bytes += op.saved_bytes;

@@ -71,6 +71,9 @@ bool recomputed(const TransformerOp& op, Recompute r);
 // reruns every second matrix product of a block, in the order the block runs them).
 double recompute_share(const TransformerOp& op, Recompute r);
 
+// Bytes a layer keeps under torchtitan's op-level selective checkpointing (selective_op).
+double selective_op_saved_bytes(const std::vector<TransformerOp>& ops, const OpContext& x, const TransformerConfig& c);
+
 // Bytes a layer keeps for its backward pass under a recompute policy.
 double layer_saved_bytes(const std::vector<TransformerOp>& ops, Recompute r, const OpContext& x,
                          const TransformerConfig& c);

@@ -23,7 +23,12 @@ double loss_transient_bytes_per_logit(const TrainingOptions& o, const OpContext&
   // copy while log-softmax writes its (saved) fp32 output; the backward, once the logits are freed
   // (torchtitan's train.py: "del pred" before loss.backward()), holds nll_loss's fp32 gradient
   // and log-softmax's fp32 gradient beside that saved output. The larger of the two.
-  return std::max(low + 4, 4.0 + 4.0);
+  if (x.tp <= 1) return std::max(low + 4, 4.0 + 4.0);
+  // Vocabulary-parallel (PyTorch's loss_parallel, torch/distributed/tensor/parallel/loss.py):
+  // _log_softmax writes `shifted = x - x_max` and `torch.exp(shifted)` beside the fp32 copy
+  // before its result; the fused backward returns `(grad_input + torch.exp(x)) * grad_output`
+  // with grad_input a zeros_like(x): three fp32 tensors beside the saved output.
+  return std::max(low + 4 + 4, 4.0 + 4.0 + 4.0);
 }
 
 int optimizer_moments(Optimizer o) { return o == Optimizer::kAdam ? 2 : o == Optimizer::kMomentum ? 1 : 0; }
@@ -63,6 +68,7 @@ TransformerMemory training_memory(const TransformerConfig& c, const TrainingOpti
     TransformerMemory m;
     m.stage = static_cast<std::int64_t>(i);
     m.capacity_bytes = capacity_bytes;
+    m.runtime_bytes = kCudaRuntimeBytes;
     // Experts are replicated over dp x cp / ep ranks only: ZeRO shards them that many ways.
     const ModelStateBytes dense =
         model_state_bytes(s.params - s.expert_params, o.precision, o.optimizer, o.zero, shards);
@@ -91,8 +97,12 @@ TransformerMemory training_memory(const TransformerConfig& c, const TrainingOpti
     if (o.zero >= 3) m.workspace_bytes += 2 * ops_params(ops.dense_layer) * dtype_bytes(o.precision.params);
     // Weights kept after the forward pass stay gathered, the whole stage's, until the backward.
     if (o.zero >= 3 && !o.reshard_after_forward) m.params_bytes += s.params * dtype_bytes(o.precision.params);
-    // ... and under a pipeline the gradients accumulate unsharded until the last micro-batch.
-    if (o.zero3_once_per_step()) m.gradients_bytes += s.params * dtype_bytes(o.precision.gradients);
+    // ... and under a pipeline the gradients accumulate unsharded until the last micro-batch, in
+    // the reduction's format when it is wider (FSDP2's to_accumulated_grad_if_needed:
+    // "self.unsharded_accumulated_grad = unsharded_grad.to(self.reduce_dtype)").
+    if (o.zero3_once_per_step())
+      m.gradients_bytes +=
+          s.params * std::max(dtype_bytes(o.precision.gradients), dtype_bytes(o.precision.grad_reduce));
     if (i == 0 || m.total_bytes() > worst.total_bytes()) worst = m;
   }
   return worst;
