@@ -2,6 +2,6 @@
 
 namespace paleo {
 
-inline constexpr const char* kVersion = "0.3.13";
+inline constexpr const char* kVersion = "0.3.14";
 
 }  // namespace paleo

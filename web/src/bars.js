@@ -22,6 +22,7 @@ const MEMORY_PARTS = [
   ['params', 'Parameters', (m) => m.params_bytes], ['gradients', 'Gradients', (m) => m.gradients_bytes],
   ['optimizer', 'Optimizer state', (m) => m.optimizer_bytes], ['activations', 'Activations', (m) => m.activations_bytes],
   ['fp8', 'FP8 state', (m) => m.fp8_state_bytes], ['workspace', 'Workspace', (m) => m.workspace_bytes],
+  ['runtime', 'CUDA context', (m) => m.runtime_bytes],
 ];
 
 const pct = (v, whole) => (Math.max(0, v) / whole * 100).toFixed(3) + '%';
