@@ -195,6 +195,15 @@ TEST_CASE("NCCL's ring all-gather and reduce-scatter: p-1 steps, N-1 across node
   const paleo::Cluster big = cluster(192, 8, link("nvlink_test", 0.7, 150), link("net_test", 5, 25));
   CHECK(paleo::nccl_ring_all_gather(big, bytes, s).alpha_ms == Approx(7.252).epsilon(1e-9));
 
+  // With a NIC per GPU NCCL maps its channels' rings onto the 8 NICs (busBw = nChannels x the
+  // channel's speed): 8 x 25 = 200 GB/s, above the 150 GB/s NVLink, which then bounds it: 10 ms.
+  // With 4 NICs, 100 GB/s: 15 ms.
+  const paleo::Cluster nics8 = cluster(2, 8, link("nvlink_test", 0.7, 150), link("net_test", 5, 25), 8);
+  CHECK(paleo::nccl_ring_all_gather(nics8, bytes, s).beta_ms == Approx(10.0).epsilon(1e-12));
+  const paleo::Cluster nics4 = cluster(2, 8, link("nvlink_test", 0.7, 150), link("net_test", 5, 25), 4);
+  CHECK(paleo::nccl_ring_all_gather(nics4, bytes, s).beta_ms == Approx(15.0).epsilon(1e-12));
+  CHECK(paleo::nccl_ring_all_reduce(nics4, bytes, s).beta_ms == Approx(30.0).epsilon(1e-12));
+
   // The reduce-scatter: the same ring, plus the reduction of n(p-1)/p bytes.
   s.reduction_ms_per_byte = 1e-9;
   const paleo::CollectiveCost r = paleo::nccl_ring_reduce_scatter(c, bytes, s);

@@ -49,6 +49,17 @@ double nccl_tree_correction(double bytes) {
   return log_size < 23 ? kSimple[static_cast<std::size_t>(log_size)] : 1.0;
 }
 
+// A ring's bytes per millisecond per rank: NCCL runs one ring per channel and maps the channels
+// of a multi-node ring onto the node's NICs (tuning.cc: busBw = nChannels x the channel's speed),
+// so across nodes the node's NICs, up to one per device, carry the rings together, bounded by the
+// intra link; inside one node the intra link.
+double nccl_ring_ms_per_byte(const Cluster& cluster) {
+  if (cluster.nodes <= 1 || cluster.devices_per_node <= 1) return ring_link(cluster).ms_per_byte();
+  const double nics = static_cast<double>(std::max<std::int64_t>(1, std::min(cluster.nics_per_node, cluster.devices_per_node)));
+  const double gb_per_s = std::min(cluster.intra.bandwidth_gb_per_s, cluster.inter.bandwidth_gb_per_s * nics);
+  return 1.0 / (gb_per_s * 1e6);
+}
+
 CollectiveCost nccl_ring_all_reduce(const Cluster& cluster, double bytes, const CollectiveSettings& settings) {
   CollectiveCost c;
   c.algorithm = "ring";
@@ -63,7 +74,7 @@ CollectiveCost nccl_ring_all_reduce(const Cluster& cluster, double bytes, const 
   // Across nodes, once each rank's share is 64 bytes or more (NCCL counts per channel).
   if (cluster.nodes > 1 && bytes / pd >= 64) latency_us *= settings.ring_plateau;
   c.alpha_ms = latency_us / 1e3;
-  c.beta_ms = 2 * bytes * (pd - 1) / pd * ring_link(cluster).ms_per_byte();
+  c.beta_ms = 2 * bytes * (pd - 1) / pd * nccl_ring_ms_per_byte(cluster);
   c.reduction_ms = bytes * (pd - 1) / pd * settings.reduction_ms_per_byte;
   return c;
 }
@@ -80,7 +91,7 @@ CollectiveCost nccl_ring_all_gather(const Cluster& cluster, double bytes, const 
   if (cluster.nodes > 1) intra_us = std::max(intra_us, kNetOverheadSimpleUs);
   const double latency_us = kRingBaseUs + (pd - 1 - inter_steps) * intra_us + inter_steps * kNetHopUs;
   c.alpha_ms = latency_us / 1e3;
-  c.beta_ms = bytes * (pd - 1) / pd * ring_link(cluster).ms_per_byte();
+  c.beta_ms = bytes * (pd - 1) / pd * nccl_ring_ms_per_byte(cluster);
   return c;
 }
 

@@ -7,7 +7,9 @@
 // ring: latency = 8.4 us + (2(p-1) - 2(N-1)) x intra hop + 2(N-1) x network hop, the intra hop
 //       3.4 us over NVLink and 5.7 us over PCIe, the network hop 14 us; across nodes times the
 //       "plateau effect of ring", 1.9 before Ampere and 1.4 from Ampere on. Bandwidth: the ring's
-//       slowest hop, 2n(p-1)/p bytes (as the alpha-beta ring, ring_link).
+//       slowest hop, 2n(p-1)/p bytes; across nodes NCCL maps its channels' rings onto the node's
+//       NICs (busBw = nChannels x the channel's speed), so the rings together move at the NICs'
+//       sum, up to one NIC per device, bounded by the intra link.
 // tree: latency = 6.8 us + 2((G-1) x 4.0 us + log2(N) x 14 us) (a chain inside the node, a double
 //       binary tree across nodes). Bandwidth: 0.92 of the node's network bandwidth (the intra link
 //       on one node), halved (each byte goes up one tree and down the other), times NCCL's
@@ -19,8 +21,8 @@
 // All-gather and reduce-scatter: NCCL offers only its ring (tuning.cc prices no other algorithm
 // for them), p-1 steps of which N-1 cross the network: latency = 8.4 us + ((p-1) - (N-1)) x intra
 // hop + (N-1) x network hop, with no plateau factor (NCCL applies it to the all-reduce alone), so
-// the latency grows with the ranks, not their logarithm. Bandwidth: n(p-1)/p bytes over the
-// ring's slowest hop, as the all-reduce's ring.
+// the latency grows with the ranks, not their logarithm. Bandwidth: n(p-1)/p bytes at the
+// all-reduce ring's bandwidth.
 #include "core/cluster/collectives.h"
 #include "core/hardware/device.h"
 

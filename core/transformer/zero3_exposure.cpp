@@ -44,7 +44,9 @@ Zero3Exposure zero3_exposure(const StagePlan& s, const TrainingOptions& o, const
   // (torch.distributed's backend: all-gather and reduce-scatter only as its ring).
   CollectiveSettings nccl = settings;
   nccl.library = CollectiveLibrary::kNccl;
-  const double copies_ms = static_cast<double>(groups.dp_cp.size) * o.efficiency.kernel_overhead_ms;
+  // Per rank and gather, two operations of the era's overhead: DeepSpeed's view of the rank's
+  // partition in the list it passes (flat_tensor.narrow) and PyTorch's copy out of the flat buffer.
+  const double copies_ms = 2 * static_cast<double>(groups.dp_cp.size) * o.efficiency.kernel_overhead_ms;
   const double tensor_gather =
       group_collective_ms(CollectiveOp::kAllGather, groups.dp_cp, dense * pb / kGatheredTensorsPerLayer, nccl) +
       (groups.dp_cp.size > 1 ? copies_ms : 0);

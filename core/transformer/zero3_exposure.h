@@ -17,8 +17,9 @@
 // synchronize, so none of it hides behind compute. A weight tensor of more than
 // `stage3_param_persistence_threshold` (100,000) elements is gathered; a transformer layer's four
 // weight matrices are (fused QKV, attention output, MLP up and down), its biases and norms stay
-// resident. The list form of all_gather copies each rank's share out of the flat buffer, one copy
-// per rank (PyTorch's ProcessGroupNCCL::allgather), each a kernel of the era's overhead. Gathers
+// resident. Per rank and gather, DeepSpeed views the rank's partition (flat_tensor.narrow) in the
+// list it passes, and the list form of all_gather copies each share out of the flat buffer
+// (PyTorch's ProcessGroupNCCL::allgather): two operations of the era's overhead. Gathers
 // run before the forward, before the backward, and once more before a fully recomputed forward
 // (its pre-forward hooks fetch again); gradients are reduce-scattered in `reduce_bucket_size`
 // (500,000,000 elements) buckets without overlap (`overlap_comm` off by default).
