@@ -1,5 +1,7 @@
 #include "core/training_scheme/training_scheme.h"
 
+#include <cmath>
+
 #include "core/base/error.h"
 #include "core/training_scheme/batch_norm_sync.h"
 #include "core/training_scheme/compressed_sync.h"
@@ -74,7 +76,12 @@ SchemeStep training_scheme_step(const Scenario& s, const ClusterOptions& o, cons
   const CollectiveAlgorithm chosen = parse_collective_algorithm(cs.chosen.algorithm);
   std::int64_t barrier_steps = 1;       // steps each worker runs between barriers
   std::int64_t barrier_workers = m;     // workers that wait for each other
-  double step = cs.step_ms;
+  // The wait for the slowest server belongs to every synchronous barrier, once: the era's
+  // (core/cluster/straggler.h, already in the all-reduce's cs.step_ms), unless the scheme's own
+  // jitter model describes the workers and replaces it. Each branch prices its step without it.
+  const bool own_jitter = scheme.jitter.distribution != JitterDistribution::kNone || scheme.jitter.slow_fraction > 0;
+  double step = cs.step_ms - cs.straggler_wait_ms;
+  bool waits_at_barrier = true;
   const AveragingKind avg = scheme.averaging.kind;
   const double every = static_cast<double>(scheme.averaging.every);
 
@@ -82,6 +89,7 @@ SchemeStep training_scheme_step(const Scenario& s, const ClusterOptions& o, cons
     out.exchange = "none (ensemble)";
     step = out.compute_ms;
     barrier_workers = 1;
+    waits_at_barrier = false;
   } else if (avg == AveragingKind::kLocalSgd) {
     const CollectiveCost ar =
         cluster_collective(CollectiveOp::kAllReduce, chosen, cluster, out.dense_gradient_bytes, settings);
@@ -120,6 +128,7 @@ SchemeStep training_scheme_step(const Scenario& s, const ClusterOptions& o, cons
     out.gossip_rounds = gossip_rounds(m);
     step = out.compute_ms + out.comm_ms;
     barrier_workers = peers + 1;
+    waits_at_barrier = false;  // each worker waits for its few peers, not for the slowest server
   } else if (scheme.consistency == Consistency::kAsynchronous ||
              scheme.exchange == GradientExchange::kParameterServer) {
     out.server = server_exchange(scheme.server, tensors, cluster, m, s.device, settings);
@@ -145,12 +154,11 @@ SchemeStep training_scheme_step(const Scenario& s, const ClusterOptions& o, cons
     out.extra_memory_bytes = cz.extra_memory_bytes;
     step = o.overlap ? cs.forward_ms + cz.sync.backward_and_sync_ms + cs.update_ms
                      : cs.forward_ms + cz.sync.backward_ms + cz.sync.comm_ms + cs.update_ms;
-    // The all-reduce still waits for the slowest server, as the uncompressed one does.
-    step += cz.codec_ms + cs.straggler_wait_ms;
+    step += cz.codec_ms;
     out.comm_ms = step - out.compute_ms - cz.codec_ms;
   } else {
     out.exchange = cs.chosen.algorithm;
-    out.comm_ms = cs.step_ms - out.compute_ms;
+    out.comm_ms = step - out.compute_ms;
     out.message_bytes = out.dense_gradient_bytes;
     out.wire_bytes_per_step = all_reduce_bytes_sent(cs.chosen.algorithm, cluster, out.dense_gradient_bytes);
   }
@@ -166,6 +174,12 @@ SchemeStep training_scheme_step(const Scenario& s, const ClusterOptions& o, cons
     out.batch_norm_ms = bn.time_ms;
     out.wire_bytes_per_step += bn_bytes_sent;
     step += bn.time_ms;
+  }
+  if (waits_at_barrier && !own_jitter && scheme.consistency != Consistency::kAsynchronous) {
+    // Averaged over the steps between barriers (or the staleness bound), as synchronous_step does.
+    const std::int64_t averaged =
+        scheme.consistency == Consistency::kStaleSynchronous ? scheme.staleness + 1 : barrier_steps;
+    step += cs.straggler_wait_ms / std::sqrt(static_cast<double>(averaged));
   }
   out.deterministic_step_ms = step;
   const double samples = static_cast<double>(cs.global_batch);
