@@ -127,7 +127,9 @@ TEST_CASE("fuzz finding: an object's key that is not a string is an error naming
   const std::vector<std::pair<Json, std::string>> requests = {
       {{{"command", "estimate"}, {"net", "alexnet"}, {"device", device}}, "device"},
       {{{"command", "collective"}, {"op", "all_reduce"}, {"workers", 4}, {"bytes", 1000}, {"link", link}}, "link"},
-      {{{"command", "estimate"}, {"net", "alexnet"}, {"device", "K80"},
+      {{{"command", "estimate"},
+        {"net", "alexnet"},
+        {"device", "K80"},
         {"interconnect", {{"key", false}, {"bandwidth_gbit_per_s", 10}}}},
        "interconnect"}};
   for (const auto& [request, field] : requests) {

@@ -324,5 +324,6 @@ TEST_CASE("the wait for the slowest server is paid once per barrier: a scheme's 
   CHECK(own == Approx(era_step + update_wait).epsilon(1e-4));
   // Without a jitter of its own, a synchronous parameter server waits like the all-reduce does.
   const Json ps = run(request({{"exchange", "parameter_server"}}, c));
-  CHECK(ps["training_scheme"]["step_ms"].get<double>() - ps["training_scheme"]["deterministic_step_ms"].get<double>() == Approx(0).margin(1e-9));
+  CHECK(ps["training_scheme"]["step_ms"].get<double>() - ps["training_scheme"]["deterministic_step_ms"].get<double>() ==
+        Approx(0).margin(1e-9));
 }

@@ -28,11 +28,32 @@ bool read_flag(const Json& request, const char* field) {
 }  // namespace
 
 const std::vector<std::string>& transformer_request_fields() {
-  static const std::vector<std::string> fields = {
-      "precision", "seq_len", "global_batch", "micro_batch", "tp", "pp", "dp", "cp", "ep", "virtual_stages",
-      "sequence_parallel", "schedule", "recompute", "zero", "attention", "train_tokens", "price_per_gpu_hour",
-      "prompt_len", "generate_len", "top", "software_era", "efficiency", "reshard_after_forward", "fp8_weight_copy",
-      "fused_cross_entropy", "zero3_gather"};
+  static const std::vector<std::string> fields = {"precision",
+                                                  "seq_len",
+                                                  "global_batch",
+                                                  "micro_batch",
+                                                  "tp",
+                                                  "pp",
+                                                  "dp",
+                                                  "cp",
+                                                  "ep",
+                                                  "virtual_stages",
+                                                  "sequence_parallel",
+                                                  "schedule",
+                                                  "recompute",
+                                                  "zero",
+                                                  "attention",
+                                                  "train_tokens",
+                                                  "price_per_gpu_hour",
+                                                  "prompt_len",
+                                                  "generate_len",
+                                                  "top",
+                                                  "software_era",
+                                                  "efficiency",
+                                                  "reshard_after_forward",
+                                                  "fp8_weight_copy",
+                                                  "fused_cross_entropy",
+                                                  "zero3_gather"};
   static const std::vector<std::string> all = [] {
     std::vector<std::string> v = fields;
     for (const std::string& f : serving_request_fields()) v.push_back(f);

@@ -55,7 +55,8 @@ double nccl_tree_correction(double bytes) {
 // intra link; inside one node the intra link.
 double nccl_ring_ms_per_byte(const Cluster& cluster) {
   if (cluster.nodes <= 1 || cluster.devices_per_node <= 1) return ring_link(cluster).ms_per_byte();
-  const double nics = static_cast<double>(std::max<std::int64_t>(1, std::min(cluster.nics_per_node, cluster.devices_per_node)));
+  const double nics =
+      static_cast<double>(std::max<std::int64_t>(1, std::min(cluster.nics_per_node, cluster.devices_per_node)));
   const double gb_per_s = std::min(cluster.intra.bandwidth_gb_per_s, cluster.inter.bandwidth_gb_per_s * nics);
   return 1.0 / (gb_per_s * 1e6);
 }

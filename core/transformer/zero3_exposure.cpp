@@ -35,7 +35,8 @@ Zero3Exposure zero3_exposure(const StagePlan& s, const TrainingOptions& o, const
   const double expert_scatter =
       group_collective_ms(CollectiveOp::kReduceScatter, groups.expert_dp, experts * gb, settings);
   if (o.zero3_gather == Zero3Gather::kLayerPrefetched) {
-    const double gather = group_collective_ms(CollectiveOp::kAllGather, groups.dp_cp, dense * pb, settings) + expert_gather;
+    const double gather =
+        group_collective_ms(CollectiveOp::kAllGather, groups.dp_cp, dense * pb, settings) + expert_gather;
     const double scatter =
         group_collective_ms(CollectiveOp::kReduceScatter, groups.dp_cp, dense * gb, settings) + expert_scatter;
     return prefetched(s, o, gather, scatter, fwd_compute_ms, bwd_compute_ms);
