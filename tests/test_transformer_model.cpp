@@ -12,6 +12,7 @@
 #include "core/spec/presets.h"
 #include "core/transformer/inference_step.h"
 #include "core/transformer/training_step.h"
+#include "training_layout.h"
 
 namespace {
 
@@ -42,15 +43,7 @@ paleo::Cluster cluster(long nodes, long per_node) {
 }
 
 paleo::TrainingOptions layout(long tp, long pp, long dp, long micro, long global, long seq) {
-  paleo::TrainingOptions o;
-  o.parallel.tp = tp;
-  o.parallel.pp = pp;
-  o.parallel.dp = dp;
-  o.micro_batch = micro;
-  o.global_batch = global;
-  o.seq_len = seq;
-  o.precision = paleo::precision_policy("fp16", "precision");
-  return o;
+  return training_layout(tp, pp, dp, micro, global, seq, "fp16");
 }
 
 double narayanan(double B, double s, double l, double h, double V, bool recompute) {

@@ -9,6 +9,7 @@
 
 #include "core/transformer/training_memory.h"
 #include "core/transformer/training_step.h"
+#include "training_layout.h"
 
 namespace {
 
@@ -35,14 +36,7 @@ paleo::TransformerConfig llama3_8b_layers(long layers) {
 }
 
 paleo::TrainingOptions bf16_layout(long tp, long pp, long dp, long micro, long global) {
-  paleo::TrainingOptions o;
-  o.parallel.tp = tp;
-  o.parallel.pp = pp;
-  o.parallel.dp = dp;
-  o.micro_batch = micro;
-  o.global_batch = global;
-  o.seq_len = 8192;
-  o.precision = paleo::precision_policy("bf16", "precision");
+  paleo::TrainingOptions o = training_layout(tp, pp, dp, micro, global, 8192, "bf16");
   o.attention = paleo::AttentionKernel::kFlash;
   return o;
 }

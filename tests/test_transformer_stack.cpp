@@ -25,6 +25,20 @@ Json tiny_model() {
             {"tied_embeddings", true}, {"bias", true}, {"causal", true}}}};
 }
 
+// The tiny model under ZeRO 3 on one node of `devices` joined by `link`, in bf16, one sequence per
+// micro-batch, no recomputation.
+Json zero3_request(const std::string& device, int devices, const Json& link) {
+  return {{"command", "estimate"},
+          {"net", tiny_model()},
+          {"device", device},
+          {"cluster", {{"nodes", 1}, {"devices_per_node", devices}, {"intra", link}, {"inter", link}}},
+          {"zero", 3},
+          {"precision", "bf16"},
+          {"global_batch", 2},
+          {"micro_batch", 1},
+          {"recompute", "none"}};
+}
+
 }  // namespace
 
 TEST_CASE("Under fp8 only the blocks' linear layers run in fp8", "[transformer][fp8]") {
@@ -93,16 +107,7 @@ TEST_CASE("ZeRO-3 pays each layer's gathers and scatters, by hand on a slow link
   // layer with nothing to hide it, then each layer's gather is exposed ((L + 1) g); the backward
   // gathers again and scatters (g + L (g + s) + s): 3L + 3 = 15 collectives in all. Kept after the
   // forward pass (reshard_after_forward false), the backward only scatters: 2L + 2 = 10.
-  const Json link = {{"latency_us", 1e6}, {"bandwidth_gb_per_s", 1000}};
-  Json request = {{"command", "estimate"},
-                  {"net", tiny_model()},
-                  {"device", "H100_SXM"},
-                  {"cluster", {{"nodes", 1}, {"devices_per_node", 2}, {"intra", link}, {"inter", link}}},
-                  {"zero", 3},
-                  {"precision", "bf16"},
-                  {"global_batch", 2},
-                  {"micro_batch", 1},
-                  {"recompute", "none"}};
+  Json request = zero3_request("H100_SXM", 2, {{"latency_us", 1e6}, {"bandwidth_gb_per_s", 1000}});
   const double resharded = answer(request)["breakdown"]["zero3_exposed_ms"].get<double>();
   CHECK(resharded == Approx(15 * 1000.0).epsilon(0.01));
   request["reshard_after_forward"] = false;
@@ -119,17 +124,8 @@ TEST_CASE("DeepSpeed's ZeRO-3 of 2021 gathers tensor by tensor and hides nothing
   // (16 collectives of some 10 us) and per-rank list operations (4 per gather) are noise beside it. Blocking:
   // a gather before the forward, one before the backward, one before a full recompute's forward,
   // and the gradients' reduce-scatter of the same bytes (one bucket), none hidden.
-  const Json slow = {{"latency_us", 1}, {"bandwidth_gb_per_s", 0.001}};
-  Json request = {{"command", "estimate"},
-                  {"net", tiny_model()},
-                  {"device", "A100_80GB_SXM"},
-                  {"software_era", "megatron_lm_2021"},
-                  {"cluster", {{"nodes", 1}, {"devices_per_node", 2}, {"intra", slow}, {"inter", slow}}},
-                  {"zero", 3},
-                  {"precision", "bf16"},
-                  {"global_batch", 2},
-                  {"micro_batch", 1},
-                  {"recompute", "none"}};
+  Json request = zero3_request("A100_80GB_SXM", 2, {{"latency_us", 1}, {"bandwidth_gb_per_s", 0.001}});
+  request["software_era"] = "megatron_lm_2021";
   const double pass_ms = 3454.464;
   const Json blocking = answer(request);
   CHECK(blocking["parallel"]["zero3_gather"] == "tensor_blocking");  // the era's stack
@@ -231,18 +227,10 @@ TEST_CASE("FSDP under a pipeline keeps the weights for the whole step: one gathe
   // stages, which keep the gathered weights and the unsharded gradients until the last
   // micro-batch. Two stages of two layers on 1 s links: the forward gathers (L + 1) times, the
   // backward scatters (L + 1) times, 6 collectives a step whatever the micro-batch count.
-  const Json link = {{"latency_us", 1e6}, {"bandwidth_gb_per_s", 1000}};
-  Json request = {{"command", "estimate"},
-                  {"net", tiny_model()},
-                  {"device", "H100_SXM"},
-                  {"software_era", "pytorch_fsdp_hopper_2024"},
-                  {"cluster", {{"nodes", 1}, {"devices_per_node", 4}, {"intra", link}, {"inter", link}}},
-                  {"pp", 2},
-                  {"dp", 2},
-                  {"zero", 3},
-                  {"precision", "bf16"},
-                  {"micro_batch", 1},
-                  {"recompute", "none"}};
+  Json request = zero3_request("H100_SXM", 4, {{"latency_us", 1e6}, {"bandwidth_gb_per_s", 1000}});
+  request["software_era"] = "pytorch_fsdp_hopper_2024";
+  request["pp"] = 2;
+  request["dp"] = 2;
   request["global_batch"] = 8;  // 4 micro-batches per replica
   const Json four = answer(request);
   CHECK(four["assumed"]["reshard_after_forward"] == false);

@@ -42,27 +42,20 @@ Json model_json(const TransformerRequest& t) {
   return j;
 }
 
-Json parallel_json(const TrainingEstimate& e) {
+Json layout_json(const TrainingEstimate& e) {
   const ParallelLayout& p = e.options.parallel;
   const TrainingOptions& o = e.options;
-  Json j = {{"devices", e.devices},
-            {"tp", p.tp},
-            {"pp", p.pp},
-            {"dp", p.dp},
-            {"cp", p.cp},
-            {"ep", p.ep},
-            {"virtual_stages", p.virtual_stages},
-            {"sequence_parallel", p.sequence_parallel},
-            {"schedule", p.virtual_stages > 1 ? "interleaved_1f1b" : o.schedule},
-            {"micro_batch", o.micro_batch},
-            {"micro_batches", e.micro_batches},
-            {"global_batch", o.global_batch},
-            {"seq_len", o.seq_len},
-            {"recompute", recompute_name(o.recompute)},
-            {"zero", o.zero},
-            {"attention", attention_name(o.attention)},
-            {"overlap", o.overlap}};
-  if (o.zero >= 3) j["zero3_gather"] = zero3_gather_name(o.zero3_gather);
+  return {{"devices", e.devices}, {"tp", p.tp}, {"pp", p.pp}, {"dp", p.dp}, {"cp", p.cp}, {"ep", p.ep},
+          {"virtual_stages", p.virtual_stages}, {"sequence_parallel", p.sequence_parallel},
+          {"schedule", p.virtual_stages > 1 ? "interleaved_1f1b" : o.schedule}, {"micro_batch", o.micro_batch},
+          {"micro_batches", e.micro_batches}, {"global_batch", o.global_batch}, {"seq_len", o.seq_len},
+          {"recompute", recompute_name(o.recompute)}, {"zero", o.zero}, {"attention", attention_name(o.attention)},
+          {"overlap", o.overlap}};
+}
+
+Json parallel_json(const TrainingEstimate& e) {
+  Json j = layout_json(e);
+  if (e.options.zero >= 3) j["zero3_gather"] = zero3_gather_name(e.options.zero3_gather);
   return j;
 }
 
