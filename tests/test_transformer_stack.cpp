@@ -108,11 +108,30 @@ TEST_CASE("ZeRO-3 pays each layer's gathers and scatters, by hand on a slow link
   // gathers again and scatters (g + L (g + s) + s): 3L + 3 = 15 collectives in all. Kept after the
   // forward pass (reshard_after_forward false), the backward only scatters: 2L + 2 = 10.
   Json request = zero3_request("H100_SXM", 2, {{"latency_us", 1e6}, {"bandwidth_gb_per_s", 1000}});
+  request["collective_library"] = "any";  // the link's latency per step (NCCL prices its own)
   const double resharded = answer(request)["breakdown"]["zero3_exposed_ms"].get<double>();
   CHECK(resharded == Approx(15 * 1000.0).epsilon(0.01));
   request["reshard_after_forward"] = false;
   const double kept = answer(request)["breakdown"]["zero3_exposed_ms"].get<double>();
   CHECK(kept == Approx(10 * 1000.0).epsilon(0.01));
+}
+
+TEST_CASE("A transformer's collectives run in its stack's library", "[transformer][zero3]") {
+  // On a link of 1 s latency, `any` pays it per step of its algorithm: 15 collectives of one step
+  // (two devices; previous test). The era's NCCL prices a ring's latency from its own tuning
+  // constants (tens of microseconds a hop, core/cluster/nccl_model.h), whatever the link says.
+  Json request = zero3_request("H100_SXM", 2, {{"latency_us", 1e6}, {"bandwidth_gb_per_s", 1000}});
+  const Json by_era = answer(request);
+  CHECK(by_era["parallel"]["collective_library"] == "nccl");
+  CHECK(by_era["breakdown"]["zero3_exposed_ms"].get<double>() < 15 * 1000.0 / 100);
+  request["collective_library"] = "any";
+  const Json any = answer(request);
+  CHECK(any["parallel"]["collective_library"] == "any");
+  CHECK(any["breakdown"]["zero3_exposed_ms"].get<double>() == Approx(15 * 1000.0).epsilon(0.01));
+  request["collective_library"] = "mpi";
+  const Json bad = paleo::handle_request(request);
+  CHECK(bad["ok"] == false);
+  CHECK(bad["error"]["field"] == "collective_library");
 }
 
 TEST_CASE("DeepSpeed's ZeRO-3 of 2021 gathers tensor by tensor and hides nothing, by hand", "[transformer][zero3]") {
@@ -229,6 +248,7 @@ TEST_CASE("FSDP under a pipeline keeps the weights for the whole step: one gathe
   // backward scatters (L + 1) times, 6 collectives a step whatever the micro-batch count.
   Json request = zero3_request("H100_SXM", 4, {{"latency_us", 1e6}, {"bandwidth_gb_per_s", 1000}});
   request["software_era"] = "pytorch_fsdp_hopper_2024";
+  request["collective_library"] = "any";  // the link's latency per step (NCCL prices its own)
   request["pp"] = 2;
   request["dp"] = 2;
   request["global_batch"] = 8;  // 4 micro-batches per replica

@@ -284,7 +284,8 @@ std::vector<FieldSpec> make_field_specs() {
                              {"estimate"}, N::kCnn),
                        "estimate", "cluster"));
   f.push_back(with_allowed(field("collective_library", "string", "", none,
-                                 "the stack's collective library (default: the era's, else any)", {"estimate"}, N::kCnn),
+                                 "the stack's collective library (default: the era's, else any)",
+                                 {"estimate", "layers", "plan"}, N::kAny),
                            collective_libraries));
   f.push_back(with_allowed(field("optimizer", "string", "", none,
                                  "the weight update's state and traffic (default: sgd for a CNN, adam for a transformer)",

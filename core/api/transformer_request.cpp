@@ -53,7 +53,8 @@ const std::vector<std::string>& transformer_request_fields() {
                                                   "reshard_after_forward",
                                                   "fp8_weight_copy",
                                                   "fused_cross_entropy",
-                                                  "zero3_gather"};
+                                                  "zero3_gather",
+                                                  "collective_library"};
   static const std::vector<std::string> all = [] {
     std::vector<std::string> v = fields;
     for (const std::string& f : serving_request_fields()) v.push_back(f);
@@ -193,6 +194,11 @@ TransformerRequest parse_transformer_request(const Json& given, const Device& de
   t.price_per_gpu_hour = price.usd_per_device_hour;
   t.price_key = price.key;
   o.efficiency = t.era.efficiency;
+  if (request.contains("collective_library"))
+    o.collective_library =
+        parse_collective_library(read_string(request, "collective_library", ""), "collective_library");
+  else if (!t.era.collective_library.empty())
+    o.collective_library = parse_collective_library(t.era.collective_library, "software_era.collective_library");
   if (request.contains("batch_size")) t.batch = read_count_field(request, "batch_size", 1, 1 << 20);
   if (request.contains("prompt_len")) t.prompt_len = read_count_field(request, "prompt_len", 1, 10000000);
   if (request.contains("generate_len")) t.generate_len = read_count_field(request, "generate_len", 1, 10000000);

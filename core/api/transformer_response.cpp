@@ -56,6 +56,7 @@ Json layout_json(const TrainingEstimate& e) {
 Json parallel_json(const TrainingEstimate& e) {
   Json j = layout_json(e);
   if (e.options.zero >= 3) j["zero3_gather"] = zero3_gather_name(e.options.zero3_gather);
+  j["collective_library"] = collective_library_name(e.options.collective_library);
   return j;
 }
 

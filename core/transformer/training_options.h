@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/cluster/collectives.h"
 #include "core/efficiency/kernel_efficiency.h"
 #include "core/cost/layer_cost.h"
 #include "core/precision/precision_policy.h"
@@ -63,6 +64,9 @@ struct TrainingOptions {
   bool fused_cross_entropy = true;
   bool pp_scatter_gather = true;  // pipeline messages split over the TP group (Narayanan 2021)
   KernelEfficiency efficiency;    // of the software era (core/efficiency/software_era.h)
+  // The stack's collective library (the era's, e.g. NCCL under torch.distributed): which
+  // algorithms its TP, CP, EP, DP and ZeRO collectives may run; kAny: the fastest of all.
+  CollectiveLibrary collective_library = CollectiveLibrary::kAny;
   std::int64_t micro_batches() const { return global_batch / (parallel.dp * micro_batch); }
 };
 

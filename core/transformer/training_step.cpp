@@ -93,7 +93,8 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
   const OpsTime head = time_ops(ops.head, device, eff, t, o.recompute, false);
 
   const LayoutGroups groups = layout_groups(cluster, p);
-  const CollectiveSettings settings = collective_settings(device, 1);
+  CollectiveSettings settings = collective_settings(device, 1);
+  settings.library = o.collective_library;
   const LayerCommunication comm = layer_communication(c, x, groups, settings, dense.attention);
   const bool full = o.recompute == Recompute::kFull;
 

@@ -41,21 +41,19 @@ Zero3Exposure zero3_exposure(const StagePlan& s, const TrainingOptions& o, const
         group_collective_ms(CollectiveOp::kReduceScatter, groups.dp_cp, dense * gb, settings) + expert_scatter;
     return prefetched(s, o, gather, scatter, fwd_compute_ms, bwd_compute_ms);
   }
-  // Blocking, per tensor: nothing overlaps, so each pass costs the sum of its collectives, NCCL's
-  // (torch.distributed's backend: all-gather and reduce-scatter only as its ring).
-  CollectiveSettings nccl = settings;
-  nccl.library = CollectiveLibrary::kNccl;
+  // Blocking, per tensor: nothing overlaps, so each pass costs the sum of its collectives, in the
+  // stack's library (the era's: NCCL, whose all-gather and reduce-scatter run only as its ring).
   // Per rank and gather, two operations of the era's overhead: DeepSpeed's view of the rank's
   // partition in the list it passes (flat_tensor.narrow) and PyTorch's copy out of the flat buffer.
-  const double copies_ms = 2 * static_cast<double>(groups.dp_cp.size) * o.efficiency.kernel_overhead_ms;
+  const double per_rank_ops_ms = 2 * static_cast<double>(groups.dp_cp.size) * o.efficiency.kernel_overhead_ms;
   const double tensor_gather =
-      group_collective_ms(CollectiveOp::kAllGather, groups.dp_cp, dense * pb / kGatheredTensorsPerLayer, nccl) +
-      (groups.dp_cp.size > 1 ? copies_ms : 0);
+      group_collective_ms(CollectiveOp::kAllGather, groups.dp_cp, dense * pb / kGatheredTensorsPerLayer, settings) +
+      (groups.dp_cp.size > 1 ? per_rank_ops_ms : 0);
   const double layer_gather = kGatheredTensorsPerLayer * tensor_gather + expert_gather;
   const double stage_elements = s.params - s.expert_params;
   const double buckets = std::max(1.0, std::ceil(stage_elements / kReduceBucketElements));
   const double scatter =
-      buckets * group_collective_ms(CollectiveOp::kReduceScatter, groups.dp_cp, stage_elements * gb / buckets, nccl) +
+      buckets * group_collective_ms(CollectiveOp::kReduceScatter, groups.dp_cp, stage_elements * gb / buckets, settings) +
       units * expert_scatter;
   const double bwd_gathers = o.recompute == Recompute::kFull ? 2 : 1;
   Zero3Exposure z;

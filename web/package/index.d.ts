@@ -138,7 +138,7 @@ export interface RequestFields {
   sections?: unknown[];
   /** node_scaling covers 1, 2, 4, ... nodes up to this or nodes, whichever is more (default: nodes); commands: estimate. */
   node_scaling_max_nodes?: number;
-  /** the stack's collective library (default: the era's, else any); commands: estimate. */
+  /** the stack's collective library (default: the era's, else any); commands: estimate, layers, plan. */
   collective_library?: 'any' | 'nccl_ring' | 'nccl';
   /** the weight update's state and traffic (default: sgd for a CNN, adam for a transformer); commands: estimate, layers, plan, inference. */
   optimizer?: 'sgd' | 'momentum' | 'adam';
@@ -307,7 +307,7 @@ export interface CommandFields {
   /** the original's data-, model- or hybrid-parallel simulation of a CNN. */
   simulate: Pick<RequestFields, 'profile' | 'device' | 'interconnect' | 'network' | 'software' | 'ppp_comp' | 'ppp_comm' | 'conv_algorithm' | 'workspace_limit_bytes' | 'fetch_bandwidth_gb_per_s' | 'use_pipeline' | 'parallel' | 'workers' | 'scaling' | 'hybrid_workers' | 'roofline' | 'input_gradient' | 'memory_format' | 'timing' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency'>;
   /** each layer's shapes, work and time on one device. */
-  layers: Pick<RequestFields, 'profile' | 'device' | 'interconnect' | 'network' | 'software' | 'ppp_comp' | 'ppp_comm' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'conv_algorithm' | 'workspace_limit_bytes' | 'fetch_bandwidth_gb_per_s' | 'use_pipeline' | 'sections' | 'optimizer' | 'roofline' | 'work_depth' | 'input_gradient' | 'memory_format' | 'timing' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'zero3_gather' | 'fp8_weight_copy' | 'fused_cross_entropy'>;
+  layers: Pick<RequestFields, 'profile' | 'device' | 'interconnect' | 'network' | 'software' | 'ppp_comp' | 'ppp_comm' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'conv_algorithm' | 'workspace_limit_bytes' | 'fetch_bandwidth_gb_per_s' | 'use_pipeline' | 'sections' | 'collective_library' | 'optimizer' | 'roofline' | 'work_depth' | 'input_gradient' | 'memory_format' | 'timing' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'zero3_gather' | 'fp8_weight_copy' | 'fused_cross_entropy'>;
   /** each layer's output shape and parameters, without a device. */
   summary: Pick<RequestFields, 'profile' | 'sections' | 'net' | 'batch_size'>;
   /** the time of one collective operation on a link or cluster. */
@@ -315,7 +315,7 @@ export interface CommandFields {
   /** the fastest layer-wise parallelization of a CNN over devices. */
   search: Pick<RequestFields, 'profile' | 'device' | 'software' | 'ppp_comp' | 'ppp_comm' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'conv_algorithm' | 'workspace_limit_bytes' | 'fetch_bandwidth_gb_per_s' | 'use_pipeline' | 'overlap' | 'roofline' | 'input_gradient' | 'memory_format' | 'timing' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency'>;
   /** a transformer's layouts that fit, fastest first. */
-  plan: Pick<RequestFields, 'device' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'optimizer' | 'overlap' | 'price_per_gpu_hour' | 'net' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'zero3_gather' | 'fp8_weight_copy' | 'fused_cross_entropy' | 'top'>;
+  plan: Pick<RequestFields, 'device' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'collective_library' | 'optimizer' | 'overlap' | 'price_per_gpu_hour' | 'net' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'zero3_gather' | 'fp8_weight_copy' | 'fused_cross_entropy' | 'top'>;
   /** a transformer's prefill and decode times. */
   inference: Pick<RequestFields, 'device' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'sections' | 'optimizer' | 'price_per_gpu_hour' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'zero3_gather' | 'fp8_weight_copy' | 'fused_cross_entropy' | 'prompt_len' | 'generate_len' | 'concurrency' | 'request_rate' | 'kv_cache_dtype' | 'gpu_memory_utilization' | 'block_size' | 'max_num_batched_tokens' | 'speculative' | 'prefix_cache_hit_rate' | 'tpot_target_ms' | 'ttft_target_ms'>;
   /** the estimates of the validation cases against their published measurements. */
