@@ -144,11 +144,11 @@ TEST_CASE("NICs per node are bounded by the devices per node, and the error name
 
 TEST_CASE("a device without a node preset is told to state its links, never given guessed ones") {
   const Json out = paleo::handle_request(
-      {{"command", "estimate"}, {"net", "resnet50_v1"}, {"device", "K20"}, {"nodes", 2}});
+      {{"command", "estimate"}, {"net", "resnet50_v1"}, {"device", "CPU_I7"}, {"nodes", 2}});
   REQUIRE_FALSE(out["ok"].get<bool>());
   CHECK(out["error"]["field"] == "cluster");
   // Stating the links is enough.
-  ok({{"command", "estimate"}, {"net", "resnet50_v1"}, {"device", "K20"}, {"nodes", 2},
+  ok({{"command", "estimate"}, {"net", "resnet50_v1"}, {"device", "CPU_I7"}, {"nodes", 2},
       {"cluster", {{"intra", "pcie3_x16"}, {"inter", "ethernet_10g"}, {"nics_per_node", 1}}}});
 }
 
@@ -190,9 +190,8 @@ TEST_CASE("every device's node preset is a cluster preset whose NICs do not outn
     CHECK(c["nics_per_node"].get<int>() <= c["devices_per_node"].get<int>());
     CHECK(c.contains("inter"));
   }
-  // No sourced node preset yet for the PCIe 2.0 Keplers (K20, K20X); a CPU has no node of GPUs.
-  // Every other device names its node.
-  const std::vector<std::string> without = {"K20", "K20X", "CPU_I7"};
+  // A CPU has no node of GPUs; every other device names its node.
+  const std::vector<std::string> without = {"CPU_I7"};
   for (const Json& d : p.devices()) {
     const std::string key = d["key"].get<std::string>();
     INFO("device " << key);
@@ -207,6 +206,13 @@ TEST_CASE("every device's node preset is a cluster preset whose NICs do not outn
   CHECK(p.device("H200_SXM").node == "dgx_h200_ndr");
   CHECK(p.device("B200").node == "dgx_b200_ndr");
   CHECK(p.cluster("dgx_b200_ndr", nullptr).intra.key == "nvlink5_b200");
+  // The PCIe 2.0 Keplers (Tesla K20 board specification: "supports PCI Express Gen2"): 8 GB/s a
+  // direction at its peak, not PCIe 3.0's 15.75.
+  for (const char* kepler : {"K20", "K20X"}) {
+    const paleo::Cluster k = p.cluster(p.device(kepler).node, nullptr);
+    CHECK(k.intra.key == "pcie2_x16");
+    CHECK(k.inter.key == "ethernet_10g");
+  }
 }
 
 namespace {
