@@ -81,6 +81,31 @@ TEST_CASE("Decode steps without a prompt replay the CUDA graph, steps that admit
   CHECK(paleo::serve_at_concurrency(c, 201).tpot_ms == Approx(211 + 2.0 * 50).epsilon(1e-12));
 }
 
+TEST_CASE("Prompts packed into the decode step's pass add their work, not their launches", "[serving][mixed]") {
+  // By hand with D(b) = 10 + b ms, P(k) = 50 k ms and the packed Ps(k) = 40 k ms, G = 100, 4 chunks:
+  // at C = 8, TPOT = D(8) + Ps(0.07) = 18 + 2.8 and TTFT = Ps(1) + 4 D(7) = 40 + 68.
+  paleo::ServingCosts c = linear_costs();
+  c.prefill_chunk_tokens = 250;
+  c.prefill_in_step_ms = [](double k) { return 40 * k; };
+  const paleo::ServingPoint p = paleo::serve_at_concurrency(c, 8);
+  CHECK(p.tpot_ms == Approx(20.8).epsilon(1e-12));
+  CHECK(p.ttft_ms == Approx(108).epsilon(1e-12));
+  // Alone, a request's prompt has no decode step to ride in: its own pass, P(1).
+  CHECK(paleo::serve_at_concurrency(c, 1).ttft_ms == Approx(50).epsilon(1e-12));
+
+  // Through the API, Ps is the prefill without per-kernel overhead: at 16 requests of 200 tokens,
+  // 15 / 200 of a prompt enters per step, so TPOT falls by 0.075 x (P(1) - Ps(1)).
+  const Json plain = answer(llama8b({{"concurrency", 16}}));
+  const Json mixed = answer(llama8b({{"concurrency", 16}, {"mixed_steps", true}}));
+  const Json no_launch = answer(llama8b({{"efficiency", {{"kernel_overhead_ms", 0}}}}));
+  const double saved = plain["prefill_ms"].get<double>() - no_launch["prefill_ms"].get<double>();
+  CHECK(saved > 0);
+  CHECK(mixed["serving"]["tpot_ms"].get<double>() ==
+        Approx(plain["serving"]["tpot_ms"].get<double>() - 15.0 / 200 * saved).epsilon(1e-9));
+  CHECK(mixed["serving"]["ttft_ms"].get<double>() ==
+        Approx(plain["serving"]["ttft_ms"].get<double>() - saved).epsilon(1e-9));
+}
+
 TEST_CASE("A decode step replayed from a CUDA graph pays the device's launch time per kernel", "[serving][graphs]") {
   // cuda_graphs prices each decode kernel at 1.34 us (core/transformer/cuda_graph_launch.h) in
   // place of the era's overhead: the same step as an era whose kernel_overhead_ms is 0.00134.
@@ -224,6 +249,7 @@ TEST_CASE("Serving fields are checked and name themselves", "[serving][errors]")
         "speculative.acceptance_rate");
   CHECK(error_field(llama8b({{"block_size", 0}})) == "block_size");
   CHECK(error_field(llama8b({{"cuda_graphs", 1}})) == "cuda_graphs");
+  CHECK(error_field(llama8b({{"mixed_steps", "yes"}})) == "mixed_steps");
   CHECK(error_field(llama8b({{"kv_cache_free_gpu_mem_fraction", 0}})) == "kv_cache_free_gpu_mem_fraction");
   CHECK(error_field(llama8b({{"kv_cache_free_gpu_mem_fraction", 0.9}, {"gpu_memory_utilization", 0.9}})) ==
         "kv_cache_free_gpu_mem_fraction");

@@ -23,7 +23,17 @@
 //
 //   TPOT(C) = f x D(C) + (1 - f) x Dg(C) + P((C - 1) / G)   Dg: the decode step replayed from a graph
 //
-// TTFT's steps carry its prompt and stay eager. Under a request
+// TTFT's steps carry its prompt and stay eager.
+//
+// An engine that packs a step's new prompts into the same pass as the others' decode tokens
+// (TensorRT-LLM's in-flight batching: "sequences in the context phase can be processed together
+// with sequences in the generation phase", in one packed input tensor) runs their tokens through
+// the decode step's own kernels: a prompt admitted among others adds its work, not its launches.
+// With Ps(k) the pass of k prompts without per-kernel overhead:
+//
+//   TPOT(C) = D(C) + Ps((C - 1) / G),   TTFT(C) = Ps(1) + n x D(C - 1)   (C > 1; alone: P(1))
+//
+// Under a request
 // rate, C is the concurrency whose requests/s equals it (capped at the KV cache's capacity, past
 // which requests queue: "saturated"). Queueing before admission is not modelled.
 #include <cstdint>
@@ -37,6 +47,9 @@ struct ServingCosts {
   std::function<double(double)> prefill_ms;      // P(k), k >= 0 prompts in one pass
   // Dg(b): the decode step replayed from a CUDA graph, taken in steps without a prompt; unset: D.
   std::function<double(double)> decode_only_step_ms;
+  // Ps(k): k prompts packed into a decode step's pass (their work, not their kernels' launches),
+  // taken whenever others are in flight; unset: P.
+  std::function<double(double)> prefill_in_step_ms;
   std::int64_t prompt_len = 0;
   std::int64_t generate_len = 1;                 // G
   std::int64_t prefill_chunk_tokens = 0;         // 0: a prompt enters in one step

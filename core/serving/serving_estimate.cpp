@@ -85,6 +85,10 @@ ServingEstimate estimate_serving(const TransformerConfig& c, const ServingOption
   const double kept = std::ceil(static_cast<double>(in.prompt_len) * (1 - o.prefix_hit_rate));
   prompts.prompt_len = std::max<std::int64_t>(1, static_cast<std::int64_t>(kept));
   Steps prefill(c, prompts, device, cluster, Steps::Kind::kPrefill);
+  // Packed into a decode step's pass, the prompts' kernels are the step's own: no launches of theirs.
+  InferenceOptions packed = prompts;
+  packed.efficiency.kernel_overhead_ms = 0;
+  Steps prefill_packed(c, packed, device, cluster, Steps::Kind::kPrefill);
 
   // The memory of one device: its stage's share of the weights and of each token's cache.
   InferenceOptions full = in;
@@ -128,6 +132,7 @@ ServingEstimate estimate_serving(const TransformerConfig& c, const ServingOption
   if (o.cuda_graphs)
     costs.decode_only_step_ms = [&](double batch) { return decode_step(target_graph, draft_graph, batch); };
   costs.prefill_ms = [&](double count) { return prefill.at(count); };
+  if (o.mixed_steps) costs.prefill_in_step_ms = [&](double count) { return prefill_packed.at(count); };
   costs.prompt_len = in.prompt_len;
   costs.generate_len = in.generate_len;
   costs.prefill_chunk_tokens = o.prefill_chunk_tokens;
