@@ -66,7 +66,8 @@ TEST_CASE("Steady state at C requests: others' prompts between two tokens, Littl
   CHECK(paleo::serve_at_request_rate(c, 1e6).saturated);
 }
 
-TEST_CASE("Decode steps without a prompt replay the CUDA graph, steps that admit one run eagerly", "[serving][graphs]") {
+TEST_CASE("Decode steps without a prompt replay the CUDA graph, steps that admit one run eagerly",
+          "[serving][graphs]") {
   // With D(b) = 10 + b ms eager, Dg(b) = 2 + b ms replayed, P(k) = 50 k ms, G = 100: at C = 8 a
   // share f = 7 / 100 of the steps carries a prompt.
   paleo::ServingCosts c = linear_costs();
@@ -74,7 +75,7 @@ TEST_CASE("Decode steps without a prompt replay the CUDA graph, steps that admit
   c.decode_only_step_ms = [](double b) { return b > 0 ? 2 + b : 0.0; };
   const paleo::ServingPoint p = paleo::serve_at_concurrency(c, 8);
   CHECK(p.tpot_ms == Approx(0.07 * 18 + 0.93 * 10 + 7.0 / 100 * 50).epsilon(1e-12));  // 14.06
-  CHECK(p.ttft_ms == Approx(50 + 4 * 17.0).epsilon(1e-12));  // its prompt's steps stay eager
+  CHECK(p.ttft_ms == Approx(50 + 4 * 17.0).epsilon(1e-12));                           // its prompt's steps stay eager
   // One request alone never shares a step with a prompt; from C - 1 = G on, every step does.
   CHECK(paleo::serve_at_concurrency(c, 1).tpot_ms == Approx(3).epsilon(1e-12));
   c.max_concurrency = 1000;

@@ -97,9 +97,9 @@ ServingEstimate estimate_serving(const TransformerConfig& c, const ServingOption
   e.weights_bytes = shape.weights_bytes / pp;
   const KvCacheRequirement need{shape.kv_bytes_per_token / pp, o.block_size, in.prompt_len + in.generate_len};
   e.kv = o.free_memory_fraction > 0 ? paged_kv_capacity_of_free(device.memory_bytes, o.free_memory_fraction,
-                                                                 e.weights_bytes, shape.activation_peak_bytes, need)
-                                     : paged_kv_capacity(device.memory_bytes, o.memory_fraction, e.weights_bytes,
-                                                         shape.activation_peak_bytes, need);
+                                                                e.weights_bytes, shape.activation_peak_bytes, need)
+                                    : paged_kv_capacity(device.memory_bytes, o.memory_fraction, e.weights_bytes,
+                                                        shape.activation_peak_bytes, need);
   if (e.kv.max_concurrency == 0)
     e.warnings.push_back("does not fit: after the weights and activations, the KV cache cannot hold one request of " +
                          std::to_string(in.prompt_len + in.generate_len) + " tokens");

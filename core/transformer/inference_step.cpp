@@ -96,7 +96,7 @@ InferenceEstimate estimate_inference(const TransformerConfig& c, const Inference
       // Decode kernels (FlashDecoding, TensorRT-LLM's masked multi-head attention) stream the
       // cache once, split along L: at a few queries per head they are bound by the cache's bytes,
       // not tiled like a matrix product (no padding of the group to a tile).
-      const double group = static_cast<double>(c.heads / c.kv_heads);
+      const double group = static_cast<double>(c.heads) / static_cast<double>(c.kv_heads);
       const double kv_heads = kv_per_device / static_cast<double>(c.head_dim);
       const double batches = static_cast<double>(o.batch) * kv_heads;
       // An fp8 cache is read in fp8 (dequantized in the kernel): the bytes follow the cache.
