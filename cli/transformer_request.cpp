@@ -7,17 +7,42 @@ namespace paleo::cli {
 using Json = nlohmann::ordered_json;
 
 const std::vector<std::string>& transformer_valued_options() {
-  static const std::vector<std::string> options = {
-      "precision", "seq_len", "global_batch", "micro_batch", "tp", "pp", "dp", "cp", "ep", "virtual_stages",
-      "recompute", "zero", "attention", "train_tokens", "price", "prompt_len", "generate_len", "top",
-      "concurrency", "request_rate", "kv_cache_dtype", "gpu_memory_utilization", "block_size",
-      "max_num_batched_tokens", "prefix_cache_hit_rate", "draft_tokens", "acceptance_rate", "draft_net",
-      "tpot_target_ms", "ttft_target_ms"};
+  static const std::vector<std::string> options = {"precision",
+                                                   "seq_len",
+                                                   "global_batch",
+                                                   "micro_batch",
+                                                   "tp",
+                                                   "pp",
+                                                   "dp",
+                                                   "cp",
+                                                   "ep",
+                                                   "virtual_stages",
+                                                   "recompute",
+                                                   "zero",
+                                                   "attention",
+                                                   "train_tokens",
+                                                   "price",
+                                                   "prompt_len",
+                                                   "generate_len",
+                                                   "top",
+                                                   "concurrency",
+                                                   "request_rate",
+                                                   "kv_cache_dtype",
+                                                   "gpu_memory_utilization",
+                                                   "block_size",
+                                                   "max_num_batched_tokens",
+                                                   "prefix_cache_hit_rate",
+                                                   "draft_tokens",
+                                                   "acceptance_rate",
+                                                   "draft_net",
+                                                   "tpot_target_ms",
+                                                   "ttft_target_ms",
+                                                   "kv_cache_free_gpu_mem_fraction"};
   return options;
 }
 
 const std::vector<std::string>& transformer_flag_options() {
-  static const std::vector<std::string> flags = {"sequence_parallel"};
+  static const std::vector<std::string> flags = {"sequence_parallel", "cuda_graphs", "mixed_steps"};
   return flags;
 }
 
@@ -37,9 +62,12 @@ Json build_transformer_request(const std::string& command, const Arguments& args
   if (args.has("price")) r["price_per_gpu_hour"] = number_or_text(args.get("price", ""));
   if (args.has("batch_size")) r["batch_size"] = number_or_text(args.get("batch_size", ""));
   // Serving (docs/serving.md).
-  for (const char* name : {"concurrency", "request_rate", "gpu_memory_utilization", "block_size",
-                           "max_num_batched_tokens", "prefix_cache_hit_rate", "tpot_target_ms", "ttft_target_ms"})
+  for (const char* name :
+       {"concurrency", "request_rate", "gpu_memory_utilization", "kv_cache_free_gpu_mem_fraction", "block_size",
+        "max_num_batched_tokens", "prefix_cache_hit_rate", "tpot_target_ms", "ttft_target_ms"})
     if (args.has(name)) r[name] = number_or_text(args.get(name, ""));
+  for (const char* name : {"cuda_graphs", "mixed_steps"})
+    if (args.has(name)) r[name] = true;
   if (args.has("kv_cache_dtype")) r["kv_cache_dtype"] = args.get("kv_cache_dtype", "");
   if (args.has("draft_tokens") || args.has("acceptance_rate") || args.has("draft_net")) {
     Json s = Json::object();

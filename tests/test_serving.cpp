@@ -7,6 +7,7 @@
 
 #include "core/api.h"
 #include "core/serving/continuous_batching.h"
+#include "core/serving/kv_capacity.h"
 #include "core/serving/speculative_decoding.h"
 #include "core/transformer/inference_step.h"
 #include "api_answer.h"
@@ -63,6 +64,82 @@ TEST_CASE("Steady state at C requests: others' prompts between two tokens, Littl
   CHECK(back.concurrency == Approx(8).epsilon(1e-6));
   CHECK_FALSE(back.saturated);
   CHECK(paleo::serve_at_request_rate(c, 1e6).saturated);
+}
+
+TEST_CASE("Decode steps without a prompt replay the CUDA graph, steps that admit one run eagerly",
+          "[serving][graphs]") {
+  // With D(b) = 10 + b ms eager, Dg(b) = 2 + b ms replayed, P(k) = 50 k ms, G = 100: at C = 8 a
+  // share f = 7 / 100 of the steps carries a prompt.
+  paleo::ServingCosts c = linear_costs();
+  c.prefill_chunk_tokens = 250;  // 4 chunks
+  c.decode_only_step_ms = [](double b) { return b > 0 ? 2 + b : 0.0; };
+  const paleo::ServingPoint p = paleo::serve_at_concurrency(c, 8);
+  CHECK(p.tpot_ms == Approx(0.07 * 18 + 0.93 * 10 + 7.0 / 100 * 50).epsilon(1e-12));  // 14.06
+  CHECK(p.ttft_ms == Approx(50 + 4 * 17.0).epsilon(1e-12));                           // its prompt's steps stay eager
+  // One request alone never shares a step with a prompt; from C - 1 = G on, every step does.
+  CHECK(paleo::serve_at_concurrency(c, 1).tpot_ms == Approx(3).epsilon(1e-12));
+  c.max_concurrency = 1000;
+  CHECK(paleo::serve_at_concurrency(c, 201).tpot_ms == Approx(211 + 2.0 * 50).epsilon(1e-12));
+}
+
+TEST_CASE("Prompts packed into the decode step's pass add their work, not their launches", "[serving][mixed]") {
+  // By hand with D(b) = 10 + b ms, P(k) = 50 k ms and the packed Ps(k) = 40 k ms, G = 100, 4 chunks:
+  // at C = 8, TPOT = D(8) + Ps(0.07) = 18 + 2.8 and TTFT = Ps(1) + 4 D(7) = 40 + 68.
+  paleo::ServingCosts c = linear_costs();
+  c.prefill_chunk_tokens = 250;
+  c.prefill_in_step_ms = [](double k) { return 40 * k; };
+  const paleo::ServingPoint p = paleo::serve_at_concurrency(c, 8);
+  CHECK(p.tpot_ms == Approx(20.8).epsilon(1e-12));
+  CHECK(p.ttft_ms == Approx(108).epsilon(1e-12));
+  // Alone, a request's prompt has no decode step to ride in: its own pass, P(1).
+  CHECK(paleo::serve_at_concurrency(c, 1).ttft_ms == Approx(50).epsilon(1e-12));
+
+  // Through the API, Ps is the prefill without per-kernel overhead: at 16 requests of 200 tokens,
+  // 15 / 200 of a prompt enters per step, so TPOT falls by 0.075 x (P(1) - Ps(1)).
+  const Json plain = answer(llama8b({{"concurrency", 16}}));
+  const Json mixed = answer(llama8b({{"concurrency", 16}, {"mixed_steps", true}}));
+  const Json no_launch = answer(llama8b({{"efficiency", {{"kernel_overhead_ms", 0}}}}));
+  const double saved = plain["prefill_ms"].get<double>() - no_launch["prefill_ms"].get<double>();
+  CHECK(saved > 0);
+  CHECK(mixed["serving"]["tpot_ms"].get<double>() ==
+        Approx(plain["serving"]["tpot_ms"].get<double>() - 15.0 / 200 * saved).epsilon(1e-9));
+  CHECK(mixed["serving"]["ttft_ms"].get<double>() ==
+        Approx(plain["serving"]["ttft_ms"].get<double>() - saved).epsilon(1e-9));
+}
+
+TEST_CASE("A decode step replayed from a CUDA graph pays the device's launch time per kernel", "[serving][graphs]") {
+  // cuda_graphs prices each decode kernel at 1.34 us (core/transformer/cuda_graph_launch.h) in
+  // place of the era's overhead: the same step as an era whose kernel_overhead_ms is 0.00134.
+  // The prefill is not captured and keeps the era's.
+  const Json eager = answer(llama8b({{"batch_size", 8}}));
+  const Json graphed = answer(llama8b({{"batch_size", 8}, {"cuda_graphs", true}}));
+  const Json floor = answer(llama8b({{"batch_size", 8}, {"efficiency", {{"kernel_overhead_ms", 0.00134}}}}));
+  CHECK(graphed["decode_ms_per_token"].get<double>() ==
+        Approx(floor["decode_ms_per_token"].get<double>()).epsilon(1e-12));
+  CHECK(graphed["prefill_ms"].get<double>() == Approx(eager["prefill_ms"].get<double>()).epsilon(1e-12));
+  CHECK(graphed["decode_ms_per_token"].get<double>() < eager["decode_ms_per_token"].get<double>());
+  // Served at one request, every step is generation-only: TPOT is the replayed step.
+  const Json one = answer(llama8b({{"concurrency", 1}, {"cuda_graphs", true}}));
+  CHECK(one["serving"]["tpot_ms"].get<double>() == Approx(one["decode_ms_per_token"].get<double>()).epsilon(1e-12));
+}
+
+TEST_CASE("TensorRT-LLM's cache takes its fraction of the memory left after the weights", "[serving][kv]") {
+  // 80 GB, 16 GB of weights, 4 GB of activations, 0.9 of the free 60 GB = 54 GB; blocks of 16
+  // tokens of 131,072 bytes: floor(54e9 / 2,097,152) = 25,749 blocks; a request of 2,176 tokens
+  // holds 136 of them: 189 requests. vLLM's rule on the same memory: 0.9 x 80 - 20 = 52 GB.
+  const paleo::KvCacheRequirement need{131072, 16, 2176};
+  const paleo::PagedKvCapacity trt = paleo::paged_kv_capacity_of_free(80e9, 0.9, 16e9, 4e9, need);
+  CHECK(trt.cache_bytes == Approx(54e9).epsilon(1e-12));
+  CHECK(trt.blocks == 25749);
+  CHECK(trt.blocks_per_request == 136);
+  CHECK(trt.max_concurrency == 189);
+  CHECK(paleo::paged_kv_capacity(80e9, 0.9, 16e9, 4e9, need).cache_bytes == Approx(52e9).epsilon(1e-12));
+  // Through the API: the cache is 0.9 of (memory - weights - activations).
+  const Json r = answer(llama8b({{"kv_cache_free_gpu_mem_fraction", 0.9}}));
+  const double weights = r["weights_bytes"].get<double>();
+  const double activations = r["memory_per_device_bytes"].get<double>() - weights - r["kv_cache_bytes"].get<double>();
+  CHECK(r["serving"]["kv_cache"]["capacity_bytes"].get<double>() ==
+        Approx(0.9 * (80.0 * (1ull << 30) - weights - activations)).epsilon(1e-12));
 }
 
 TEST_CASE("The paged KV cache holds what the memory left holds, to the block", "[serving][kv]") {
@@ -172,6 +249,11 @@ TEST_CASE("Serving fields are checked and name themselves", "[serving][errors]")
   CHECK(error_field(llama8b({{"speculative", {{"draft_tokens", 4}, {"acceptance_rate", 2}}}})) ==
         "speculative.acceptance_rate");
   CHECK(error_field(llama8b({{"block_size", 0}})) == "block_size");
+  CHECK(error_field(llama8b({{"cuda_graphs", 1}})) == "cuda_graphs");
+  CHECK(error_field(llama8b({{"mixed_steps", "yes"}})) == "mixed_steps");
+  CHECK(error_field(llama8b({{"kv_cache_free_gpu_mem_fraction", 0}})) == "kv_cache_free_gpu_mem_fraction");
+  CHECK(error_field(llama8b({{"kv_cache_free_gpu_mem_fraction", 0.9}, {"gpu_memory_utilization", 0.9}})) ==
+        "kv_cache_free_gpu_mem_fraction");
   // A training estimate ignores them, and says so.
   const Json r = answer({{"command", "estimate"}, {"net", "llama3_8b"}, {"device", "H100_SXM"},
                          {"global_batch", 8}, {"concurrency", 4}});

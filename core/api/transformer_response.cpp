@@ -235,6 +235,7 @@ Json inference_json(const Request& r) {
   o.attention = t.training.attention;
   o.efficiency = t.training.efficiency;
   o.kv_cache = t.serving.inference.kv_cache;
+  o.cuda_graph_decode = t.serving.cuda_graphs;  // a static batch's decode steps carry no prompt
   ServingOptions serving = t.serving;
   serving.inference = o;
   serving.pp = t.training.parallel.pp;

@@ -15,8 +15,17 @@ ServingPoint serve_at_concurrency(const ServingCosts& c, double concurrency) {
           ? std::ceil(static_cast<double>(c.prompt_len) / static_cast<double>(c.prefill_chunk_tokens))
           : 1;
   // Below one request in flight the engine idles between requests: each still decodes alone.
-  p.tpot_ms = c.decode_step_ms(std::max(concurrency, 1.0)) + c.prefill_ms(others / g);
-  p.ttft_ms = c.prefill_ms(1) + (others > 0 ? chunks * c.decode_step_ms(others) : 0);
+  const double batch = std::max(concurrency, 1.0);
+  double decode_ms = c.decode_step_ms(batch);
+  if (c.decode_only_step_ms) {
+    // The share of steps that carry a prompt runs eagerly; the others replay the graph.
+    const double with_prompt = std::min(1.0, others / g);
+    decode_ms = with_prompt * decode_ms + (1 - with_prompt) * c.decode_only_step_ms(batch);
+  }
+  // Prompts admitted among others ride in their decode step's pass where the engine packs them.
+  const auto& admitted = c.prefill_in_step_ms ? c.prefill_in_step_ms : c.prefill_ms;
+  p.tpot_ms = decode_ms + admitted(others / g);
+  p.ttft_ms = others > 0 ? admitted(1) + chunks * c.decode_step_ms(others) : c.prefill_ms(1);
   p.e2e_latency_ms = p.ttft_ms + (g - 1) * p.tpot_ms;
   if (p.e2e_latency_ms > 0) {
     p.requests_per_s = concurrency / p.e2e_latency_ms * 1e3;

@@ -29,4 +29,13 @@ struct PagedKvCapacity {
 PagedKvCapacity paged_kv_capacity(double capacity_bytes, double memory_fraction, double weights_bytes,
                                   double activation_peak_bytes, const KvCacheRequirement& r);
 
+// The same with TensorRT-LLM's rule (KvCacheConfig.free_gpu_memory_fraction, "Default is 90%",
+// tensorrt_llm/llmapi/llm_args.py; trtllm-bench's --kv_cache_free_gpu_mem_fraction, "Fraction of
+// free memory to allocate for KV cache", tensorrt_llm/bench/build/tuning.py, whose estimate is
+// cache_memory = (total_gpu_memory - engine_size) * kv_cache_gpu_mem_fraction): the cache takes
+// `free_fraction` of the memory still free once the weights and the activations are in place,
+// (capacity - weights - activations) x free_fraction, not a share of the whole device.
+PagedKvCapacity paged_kv_capacity_of_free(double capacity_bytes, double free_fraction, double weights_bytes,
+                                          double activation_peak_bytes, const KvCacheRequirement& r);
+
 }  // namespace paleo

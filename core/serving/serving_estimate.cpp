@@ -17,6 +17,8 @@ void check_options(const ServingOptions& o) {
     throw Error("request_rate must be a finite number >= 0", "", "request_rate");
   if (!(o.memory_fraction > 0 && o.memory_fraction <= 1))
     throw Error("gpu_memory_utilization must be in (0, 1]", "", "gpu_memory_utilization");
+  if (!(o.free_memory_fraction >= 0 && o.free_memory_fraction <= 1))
+    throw Error("kv_cache_free_gpu_mem_fraction must be in (0, 1]", "", "kv_cache_free_gpu_mem_fraction");
   if (o.block_size < 1) throw Error("block_size must be at least 1", "", "block_size");
   if (o.prefill_chunk_tokens < 0) throw Error("max_num_batched_tokens must be >= 0", "", "max_num_batched_tokens");
   if (!(o.tpot_target_ms >= 0) || !std::isfinite(o.tpot_target_ms))
@@ -83,6 +85,10 @@ ServingEstimate estimate_serving(const TransformerConfig& c, const ServingOption
   const double kept = std::ceil(static_cast<double>(in.prompt_len) * (1 - o.prefix_hit_rate));
   prompts.prompt_len = std::max<std::int64_t>(1, static_cast<std::int64_t>(kept));
   Steps prefill(c, prompts, device, cluster, Steps::Kind::kPrefill);
+  // Packed into a decode step's pass, the prompts' kernels are the step's own: no launches of theirs.
+  InferenceOptions packed = prompts;
+  packed.efficiency.kernel_overhead_ms = 0;
+  Steps prefill_packed(c, packed, device, cluster, Steps::Kind::kPrefill);
 
   // The memory of one device: its stage's share of the weights and of each token's cache.
   InferenceOptions full = in;
@@ -90,26 +96,43 @@ ServingEstimate estimate_serving(const TransformerConfig& c, const ServingOption
   const InferenceEstimate shape = estimate_inference(c, full, device, cluster);
   e.weights_bytes = shape.weights_bytes / pp;
   const KvCacheRequirement need{shape.kv_bytes_per_token / pp, o.block_size, in.prompt_len + in.generate_len};
-  e.kv = paged_kv_capacity(device.memory_bytes, o.memory_fraction, e.weights_bytes, shape.activation_peak_bytes, need);
+  e.kv = o.free_memory_fraction > 0 ? paged_kv_capacity_of_free(device.memory_bytes, o.free_memory_fraction,
+                                                                e.weights_bytes, shape.activation_peak_bytes, need)
+                                    : paged_kv_capacity(device.memory_bytes, o.memory_fraction, e.weights_bytes,
+                                                        shape.activation_peak_bytes, need);
   if (e.kv.max_concurrency == 0)
     e.warnings.push_back("does not fit: after the weights and activations, the KV cache cannot hold one request of " +
                          std::to_string(in.prompt_len + in.generate_len) + " tokens");
 
   // Per generated token of each sequence: the pp stages carry pp batches in flight, each of C / pp
   // sequences; speculative decoding checks gamma + 1 positions per target step.
-  Steps target(c, in, device, cluster, Steps::Kind::kDecode);
+  // With CUDA graphs, the steps without a prompt replay the graph (continuous_batching.h); the
+  // steps that admit one run eagerly.
+  InferenceOptions eager = in;
+  eager.cuda_graph_decode = false;
+  InferenceOptions graphed = in;
+  graphed.cuda_graph_decode = true;
+  Steps target(c, eager, device, cluster, Steps::Kind::kDecode);
+  Steps target_graph(c, graphed, device, cluster, Steps::Kind::kDecode);
   std::optional<Steps> draft;
-  if (o.draft) draft.emplace(*o.draft, in, device, cluster, Steps::Kind::kDecode);
+  std::optional<Steps> draft_graph;
+  if (o.draft) {
+    draft.emplace(*o.draft, eager, device, cluster, Steps::Kind::kDecode);
+    draft_graph.emplace(*o.draft, graphed, device, cluster, Steps::Kind::kDecode);
+  }
   e.tokens_per_target_step = expected_tokens_per_target_step(o.speculative);
   const double positions = static_cast<double>(o.speculative.draft_tokens) + 1;
-  ServingCosts costs;
-  costs.decode_step_ms = [&](double batch) {
+  auto decode_step = [&](Steps& t, std::optional<Steps>& d, double batch) {
     const double per_stage = batch / pp;
-    if (!o.speculative.enabled()) return target.at(per_stage);
-    return speculative_ms_per_token(o.speculative, target.at(per_stage * positions),
-                                    draft ? draft->at(per_stage) : 0.0);
+    if (!o.speculative.enabled()) return t.at(per_stage);
+    return speculative_ms_per_token(o.speculative, t.at(per_stage * positions), d ? d->at(per_stage) : 0.0);
   };
+  ServingCosts costs;
+  costs.decode_step_ms = [&](double batch) { return decode_step(target, draft, batch); };
+  if (o.cuda_graphs)
+    costs.decode_only_step_ms = [&](double batch) { return decode_step(target_graph, draft_graph, batch); };
   costs.prefill_ms = [&](double count) { return prefill.at(count); };
+  if (o.mixed_steps) costs.prefill_in_step_ms = [&](double count) { return prefill_packed.at(count); };
   costs.prompt_len = in.prompt_len;
   costs.generate_len = in.generate_len;
   costs.prefill_chunk_tokens = o.prefill_chunk_tokens;

@@ -5,6 +5,7 @@
 
 #include "core/cluster/cluster_step.h"
 #include "core/base/error.h"
+#include "core/transformer/cuda_graph_launch.h"
 #include "core/transformer/layer_communication.h"
 #include "core/transformer/op_timing.h"
 #include "core/transformer/stage_plan.h"
@@ -67,7 +68,10 @@ InferenceEstimate estimate_inference(const TransformerConfig& c, const Inference
                    forward_ms(prompt_ops.embedding, device, eff, t) + forward_ms(last_ops.head, device, eff, t) +
                    layers * prompt_comm.tp_layer.fwd_ms + prompt_comm.embedding.fwd_ms + token_comm.head.fwd_ms;
 
-  // Decode: one token per sequence; the attention reads the KV cache at the mean length.
+  // Decode: one token per sequence; the attention reads the KV cache at the mean length. A step
+  // replayed from a CUDA graph pays the device's launch time per kernel, not the framework's.
+  KernelEfficiency decode_eff = eff;
+  if (o.cuda_graph_decode) decode_eff.kernel_overhead_ms = kCudaGraphKernelMs;
   const double mean_kv = static_cast<double>(o.prompt_len) + static_cast<double>(o.generate_len) / 2;
   const double kv_per_device = std::max(static_cast<double>(c.kv_size()) / static_cast<double>(o.tp),
                                         static_cast<double>(c.head_dim));
@@ -80,11 +84,11 @@ InferenceEstimate estimate_inference(const TransformerConfig& c, const Inference
         touched.batches = std::max(1.0, expected_experts_touched(op.batches, static_cast<double>(c.moe.top_k),
                                                                  static_cast<double>(o.batch)));
         touched.m = op.m * op.batches / touched.batches;
-        ms += op_time(touched, device, eff, t).fwd_ms;
+        ms += op_time(touched, device, decode_eff, t).fwd_ms;
         continue;
       }
       if (op.op_class != OpClass::kAttention) {
-        ms += op_time(op, device, eff, t).fwd_ms;
+        ms += op_time(op, device, decode_eff, t).fwd_ms;
         continue;
       }
       // Each key/value head serves its group of query heads: per (sequence, kv head) a
@@ -92,22 +96,24 @@ InferenceEstimate estimate_inference(const TransformerConfig& c, const Inference
       // Decode kernels (FlashDecoding, TensorRT-LLM's masked multi-head attention) stream the
       // cache once, split along L: at a few queries per head they are bound by the cache's bytes,
       // not tiled like a matrix product (no padding of the group to a tile).
-      const double group = static_cast<double>(c.heads / c.kv_heads);
+      const double group = static_cast<double>(c.heads) / static_cast<double>(c.kv_heads);
       const double kv_heads = kv_per_device / static_cast<double>(c.head_dim);
       const double batches = static_cast<double>(o.batch) * kv_heads;
       // An fp8 cache is read in fp8 (dequantized in the kernel): the bytes follow the cache.
       const Dtype core = o.kv_cache ? kv_dtype : op_compute_dtype(op, t);
       const double cache_bytes = 2 * mean_kv * op.k * batches * dtype_bytes(kv_dtype);
       const double flops = 4 * group * mean_kv * op.k * batches;
-      const double peak_gflops = era_matmul_peak_gflops(device, eff, core, group, mean_kv, op.k) * eff.matmul_ceiling;
-      ms += std::max(memory_ms(device, eff, cache_bytes), flops / (peak_gflops * 1e9) * 1e3) + eff.kernel_overhead_ms;
+      const double peak_gflops =
+          era_matmul_peak_gflops(device, decode_eff, core, group, mean_kv, op.k) * decode_eff.matmul_ceiling;
+      ms += std::max(memory_ms(device, decode_eff, cache_bytes), flops / (peak_gflops * 1e9) * 1e3) +
+            decode_eff.kernel_overhead_ms;
     }
     return ms;
   };
   est.tp_comm_per_token_ms = layers * token_comm.tp_layer.fwd_ms + token_comm.embedding.fwd_ms + token_comm.head.fwd_ms;
   est.decode_ms_per_token = dense * decode_layer(last_ops.dense_layer) + moe * decode_layer(last_ops.moe_layer) +
-                            forward_ms(last_ops.embedding, device, eff, t) + forward_ms(last_ops.head, device, eff, t) +
-                            est.tp_comm_per_token_ms;
+                            forward_ms(last_ops.embedding, device, decode_eff, t) +
+                            forward_ms(last_ops.head, device, decode_eff, t) + est.tp_comm_per_token_ms;
   est.total_ms = est.prefill_ms + static_cast<double>(o.generate_len) * est.decode_ms_per_token;
   est.decode_tokens_per_s = static_cast<double>(o.batch) / est.decode_ms_per_token * 1e3;
 

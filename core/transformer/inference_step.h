@@ -25,6 +25,10 @@ struct InferenceOptions {
   KernelEfficiency efficiency;
   // The keys and values' format; unset: the activations' (an fp8 cache halves a bf16 one).
   std::optional<Dtype> kv_cache;
+  // The decode step is replayed from a CUDA graph: each of its kernels costs the device's own
+  // launch time (cuda_graph_launch.h) instead of the era's per-kernel overhead. The prefill is
+  // not captured.
+  bool cuda_graph_decode = false;
 };
 
 struct InferenceEstimate {

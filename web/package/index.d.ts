@@ -238,6 +238,12 @@ export interface RequestFields {
   kv_cache_dtype?: 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | 'fp8_e4m3' | 'fp8_e5m2';
   /** the share of device memory the engine takes; unit: fraction; default: 0.9; commands: inference. */
   gpu_memory_utilization?: number;
+  /** TensorRT-LLM's rule instead: the KV cache's share of the memory left after the weights; unit: fraction; commands: inference. */
+  kv_cache_free_gpu_mem_fraction?: number;
+  /** decode steps without a prompt replay CUDA graphs: a kernel costs the device's launch time; default: false; commands: inference. */
+  cuda_graphs?: boolean;
+  /** new prompts ride in the decode step's pass (in-flight batching): their work, not their launches; default: false; commands: inference. */
+  mixed_steps?: boolean;
   /** tokens per KV-cache block; unit: tokens; default: 16; commands: inference. */
   block_size?: number;
   /** chunked prefill's chunk (default: whole prompts); unit: tokens; commands: inference. */
@@ -317,7 +323,7 @@ export interface CommandFields {
   /** a transformer's layouts that fit, fastest first. */
   plan: Pick<RequestFields, 'device' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'collective_library' | 'optimizer' | 'overlap' | 'price_per_gpu_hour' | 'net' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'zero3_gather' | 'fp8_weight_copy' | 'fused_cross_entropy' | 'top'>;
   /** a transformer's prefill and decode times. */
-  inference: Pick<RequestFields, 'device' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'sections' | 'optimizer' | 'price_per_gpu_hour' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'zero3_gather' | 'fp8_weight_copy' | 'fused_cross_entropy' | 'prompt_len' | 'generate_len' | 'concurrency' | 'request_rate' | 'kv_cache_dtype' | 'gpu_memory_utilization' | 'block_size' | 'max_num_batched_tokens' | 'speculative' | 'prefix_cache_hit_rate' | 'tpot_target_ms' | 'ttft_target_ms'>;
+  inference: Pick<RequestFields, 'device' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'sections' | 'optimizer' | 'price_per_gpu_hour' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'zero3_gather' | 'fp8_weight_copy' | 'fused_cross_entropy' | 'prompt_len' | 'generate_len' | 'concurrency' | 'request_rate' | 'kv_cache_dtype' | 'gpu_memory_utilization' | 'kv_cache_free_gpu_mem_fraction' | 'cuda_graphs' | 'mixed_steps' | 'block_size' | 'max_num_batched_tokens' | 'speculative' | 'prefix_cache_hit_rate' | 'tpot_target_ms' | 'ttft_target_ms'>;
   /** the estimates of the validation cases against their published measurements. */
   validate: Pick<RequestFields, 'family'>;
   /** kernel-efficiency parameters fitted to measured times. */
