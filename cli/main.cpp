@@ -43,7 +43,7 @@ const char* const kUsage =
     "  inference NET  prefill and decode of a transformer (--tp --pp --batch_size --prompt_len\n"
     "                 --generate_len), served under load (--concurrency or --request_rate,\n"
     "                 --kv_cache_dtype --gpu_memory_utilization --kv_cache_free_gpu_mem_fraction\n"
-    "                 --cuda_graphs --mixed_steps --block_size --max_num_batched_tokens\n"
+    "                 --no_cuda_graphs --no_mixed_steps --block_size --max_num_batched_tokens\n"
     "                 --prefix_cache_hit_rate --draft_tokens --acceptance_rate --draft_net\n"
     "                 --tpot_target_ms --ttft_target_ms --price)\n"
     "  collective     cost of one collective (--op --algorithm --workers --bytes, and --link or\n"

@@ -42,7 +42,8 @@ const std::vector<std::string>& transformer_valued_options() {
 }
 
 const std::vector<std::string>& transformer_flag_options() {
-  static const std::vector<std::string> flags = {"sequence_parallel", "cuda_graphs", "mixed_steps"};
+  static const std::vector<std::string> flags = {"sequence_parallel", "cuda_graphs",    "mixed_steps",
+                                                 "no_cuda_graphs",    "no_mixed_steps"};
   return flags;
 }
 
@@ -66,8 +67,10 @@ Json build_transformer_request(const std::string& command, const Arguments& args
        {"concurrency", "request_rate", "gpu_memory_utilization", "kv_cache_free_gpu_mem_fraction", "block_size",
         "max_num_batched_tokens", "prefix_cache_hit_rate", "tpot_target_ms", "ttft_target_ms"})
     if (args.has(name)) r[name] = number_or_text(args.get(name, ""));
-  for (const char* name : {"cuda_graphs", "mixed_steps"})
+  for (const char* name : {"cuda_graphs", "mixed_steps"}) {  // on by default (today's engines)
     if (args.has(name)) r[name] = true;
+    if (args.has(std::string("no_") + name)) r[name] = false;
+  }
   if (args.has("kv_cache_dtype")) r["kv_cache_dtype"] = args.get("kv_cache_dtype", "");
   if (args.has("draft_tokens") || args.has("acceptance_rate") || args.has("draft_net")) {
     Json s = Json::object();

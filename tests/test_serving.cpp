@@ -96,8 +96,10 @@ TEST_CASE("Prompts packed into the decode step's pass add their work, not their 
 
   // Through the API, Ps is the prefill without per-kernel overhead: at 16 requests of 200 tokens,
   // 15 / 200 of a prompt enters per step, so TPOT falls by 0.075 x (P(1) - Ps(1)).
-  const Json plain = answer(llama8b({{"concurrency", 16}}));
-  const Json mixed = answer(llama8b({{"concurrency", 16}, {"mixed_steps", true}}));
+  const Json plain = answer(llama8b({{"concurrency", 16}, {"mixed_steps", false}, {"cuda_graphs", false}}));
+  const Json mixed = answer(llama8b({{"concurrency", 16}, {"cuda_graphs", false}}));  // packed: the default
+  CHECK(mixed["serving"]["mixed_steps"] == true);
+  CHECK(plain["serving"]["mixed_steps"] == false);
   const Json no_launch = answer(llama8b({{"efficiency", {{"kernel_overhead_ms", 0}}}}));
   const double saved = plain["prefill_ms"].get<double>() - no_launch["prefill_ms"].get<double>();
   CHECK(saved > 0);
@@ -111,15 +113,16 @@ TEST_CASE("A decode step replayed from a CUDA graph pays the device's launch tim
   // cuda_graphs prices each decode kernel at 1.34 us (core/transformer/cuda_graph_launch.h) in
   // place of the era's overhead: the same step as an era whose kernel_overhead_ms is 0.00134.
   // The prefill is not captured and keeps the era's.
-  const Json eager = answer(llama8b({{"batch_size", 8}}));
-  const Json graphed = answer(llama8b({{"batch_size", 8}, {"cuda_graphs", true}}));
+  const Json eager = answer(llama8b({{"batch_size", 8}, {"cuda_graphs", false}}));
+  const Json graphed = answer(llama8b({{"batch_size", 8}}));  // today's engines: the default
+  CHECK(graphed["serving"]["cuda_graphs"] == true);
   const Json floor = answer(llama8b({{"batch_size", 8}, {"efficiency", {{"kernel_overhead_ms", 0.00134}}}}));
   CHECK(graphed["decode_ms_per_token"].get<double>() ==
         Approx(floor["decode_ms_per_token"].get<double>()).epsilon(1e-12));
   CHECK(graphed["prefill_ms"].get<double>() == Approx(eager["prefill_ms"].get<double>()).epsilon(1e-12));
   CHECK(graphed["decode_ms_per_token"].get<double>() < eager["decode_ms_per_token"].get<double>());
   // Served at one request, every step is generation-only: TPOT is the replayed step.
-  const Json one = answer(llama8b({{"concurrency", 1}, {"cuda_graphs", true}}));
+  const Json one = answer(llama8b({{"concurrency", 1}}));
   CHECK(one["serving"]["tpot_ms"].get<double>() == Approx(one["decode_ms_per_token"].get<double>()).epsilon(1e-12));
 }
 

@@ -418,11 +418,13 @@ std::vector<FieldSpec> make_field_specs() {
       serving("gpu_memory_utilization", "number", "fraction", 0.9, "the share of device memory the engine takes"));
   f.push_back(serving("kv_cache_free_gpu_mem_fraction", "number", "fraction", none,
                       "TensorRT-LLM's rule instead: the KV cache's share of the memory left after the weights"));
-  f.push_back(serving("cuda_graphs", "boolean", "", false,
-                      "decode steps without a prompt replay CUDA graphs: a kernel costs the device's launch time"));
+  f.push_back(serving("cuda_graphs", "boolean", "", true,
+                      "decode steps without a prompt replay CUDA graphs: a kernel costs the device's launch time "
+                      "(vLLM, SGLang and TensorRT-LLM's default; false: every kernel launched eagerly)"));
   f.push_back(
-      serving("mixed_steps", "boolean", "", false,
-              "new prompts ride in the decode step's pass (in-flight batching): their work, not their launches"));
+      serving("mixed_steps", "boolean", "", true,
+              "new prompts ride in the decode step's pass (in-flight batching, vLLM's chunked prefill): their "
+              "work, not their launches"));
   f.push_back(serving("block_size", "integer", "tokens", 16, "tokens per KV-cache block"));
   f.push_back(
       serving("max_num_batched_tokens", "integer", "tokens", none, "chunked prefill's chunk (default: whole prompts)"));

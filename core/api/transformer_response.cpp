@@ -255,6 +255,8 @@ Json inference_json(const Request& r) {
               {"kv_cache_bytes", e.kv_cache_bytes}, {"memory_per_device_bytes", e.memory_per_device_bytes},
               {"capacity_bytes", e.capacity_bytes}, {"fits", e.fits},
               {"serving", serving_json(s, t.price_per_gpu_hour)}, {"warnings", with_request_warnings(r, warnings)}};
+  out["serving"]["cuda_graphs"] = t.serving.cuda_graphs;
+  out["serving"]["mixed_steps"] = t.serving.mixed_steps;
   // The serving family's band, once the suite scores one (docs/validation.md).
   if (error_bands()["families"].contains("inference")) out["expected_error"] = expected_error_json("inference");
   return out;

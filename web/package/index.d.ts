@@ -240,9 +240,9 @@ export interface RequestFields {
   gpu_memory_utilization?: number;
   /** TensorRT-LLM's rule instead: the KV cache's share of the memory left after the weights; unit: fraction; commands: inference. */
   kv_cache_free_gpu_mem_fraction?: number;
-  /** decode steps without a prompt replay CUDA graphs: a kernel costs the device's launch time; default: false; commands: inference. */
+  /** decode steps without a prompt replay CUDA graphs: a kernel costs the device's launch time (vLLM, SGLang and TensorRT-LLM's default; false: every kernel launched eagerly); default: true; commands: inference. */
   cuda_graphs?: boolean;
-  /** new prompts ride in the decode step's pass (in-flight batching): their work, not their launches; default: false; commands: inference. */
+  /** new prompts ride in the decode step's pass (in-flight batching, vLLM's chunked prefill): their work, not their launches; default: true; commands: inference. */
   mixed_steps?: boolean;
   /** tokens per KV-cache block; unit: tokens; default: 16; commands: inference. */
   block_size?: number;
