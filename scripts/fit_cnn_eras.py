@@ -39,9 +39,15 @@ Prints, per era (and generation), the parameters and the residuals; with --write
 in presets/software_eras.json. With --loso, only the leave-one-source-out figures, from the
 recorded parameters (nothing else refitted; --write then adds only the loso fields). With
 --keep-unfitted (printed, for comparison; refused with --write), a fallback replaces only the
-parameters of the era's fit list and keeps its others.
+parameters of the era's fit list and keeps its others. With --same-cudnn (a comparison, refused
+with --write), a fallback on the case's generation whose stack runs the same cuDNN major version
+(the era's "cudnn") comes before the generation's default era. With --attribute (a diagnosis,
+refused with --write), each source a fallback predicts is priced again once per parameter where the
+fallback's efficiency and the fit's differ, with that one parameter the fit's own: on stderr, which
+term makes the error (docs/validation.md, "Why the CNN eras do not transfer").
 
-Usage: scripts/fit_cnn_eras.py [path/to/paleo] [--write] [--loso] [--keep-unfitted] [--era KEY]
+Usage: scripts/fit_cnn_eras.py [path/to/paleo] [--write] [--loso] [--keep-unfitted] [--same-cudnn]
+       [--attribute] [--era KEY]
 (default build/native/paleo)
 """
 import json
@@ -61,6 +67,8 @@ WRITE = '--write' in sys.argv
 # predictions of the eras fitted here (docs/validation.md).
 LOSO_ONLY = '--loso' in sys.argv
 KEEP_UNFITTED = '--keep-unfitted' in sys.argv  # a comparison only: not what --write records
+SAME_CUDNN = '--same-cudnn' in sys.argv  # a comparison only: not what --write records
+ATTRIBUTE = '--attribute' in sys.argv  # a diagnosis only: not what --write records
 CASE_FILES = ['cnn_cases.json', 'optcnn_cases.json', 'measured_hopper_cases.json']
 HELD_OUT_FILES = ['optcnn_baseline_cases.json']  # not fitted, but from a fitted source
 GENERATIONS = ['kepler', 'maxwell', 'pascal', 'volta', 'turing', 'ampere', 'ada', 'hopper', 'blackwell']
@@ -185,9 +193,12 @@ def default_era_key(doc, gen):
 def fallback_candidates(doc, fits, fit, gen):
     """Fits to predict a case on `gen` from when its own fit has no case outside its source: the
     default era of the generation, the other fits with cases on it, then the same for each earlier
-    generation."""
+    generation. With --same-cudnn, first the fits with cases on the generation whose stack runs the
+    same cuDNN major version ("cudnn")."""
     order = GENERATIONS[:GENERATIONS.index(gen) + 1][::-1] if gen in GENERATIONS else []
-    out = []
+    cudnn = fit['era'].get('cudnn')
+    out = [(f, gen) for f in fits if SAME_CUDNN and f is not fit and cudnn and f['era'].get('cudnn') == cudnn
+           and gen in f['generations']]
     for g in order:
         key = default_era_key(doc, g)
         of_default = [f for f in fits if f['era']['key'] == key]
@@ -218,7 +229,10 @@ def leave_one_source_out(doc, fits, selected, devices):
                     for other, g in fallback_candidates(doc, fits, fit, generation(c, devices)):
                         how = without(other, s)
                         if how:
-                            note = f"{other['name']} ({'default era' if other['era']['key'] == default_era_key(doc, g) else 'fitted on cases'} of {g})"
+                            kind = ('default era' if other['era']['key'] == default_era_key(doc, g)
+                                    else 'same cuDNN' if SAME_CUDNN and other['era'].get('cudnn') == fit['era'].get('cudnn')
+                                    else 'fitted on cases')
+                            note = f"{other['name']} ({kind} of {g})"
                             break
                 if not how:  # (b): the case's fit list refitted to every other source's cases
                     how, note = ('refit', ('all other sources', s)), 'the fit list refitted to all other sources'
@@ -241,6 +255,8 @@ def leave_one_source_out(doc, fits, selected, devices):
             efficiencies = [dict(fit['efficiency'], **{p: e[p] for p in fit['parameters']}) if note else e
                             for (fit, _, _, _, note), e in zip(plans, efficiencies)]
         predicted = list(pool.map(lambda pe: residual(pe[0][2], pe[1]), zip(plans, efficiencies)))
+        if ATTRIBUTE:
+            attribute(pool, plans, efficiencies)
     out = {}
     for (fit, s, c, _, note), r in zip(plans, predicted):
         o = out.setdefault(fit['name'], {'loso_residuals': {}, 'loso_fallback': {}})
@@ -252,6 +268,29 @@ def leave_one_source_out(doc, fits, selected, devices):
         o['median_abs_loso_residual'] = round(median(values), 4)
         o['max_abs_loso_residual'] = round(max(values), 4)
     return out
+
+
+def attribute(pool, plans, efficiencies):
+    """Which parameter of a fallback's efficiency makes a left-out source's error: per fit and
+    source predicted by a fallback, and per parameter where the fallback and the fit differ, the
+    median and largest |residual| of the source's cases with that one parameter set back to the
+    fit's own (a diagnosis: it reuses the left-out source's parameter; printed on stderr)."""
+    groups = {}
+    for (fit, s, c, _, note), e in zip(plans, efficiencies):
+        if note:
+            groups.setdefault((fit['name'], s), []).append((fit, c, e))
+    for (name, s), rows in groups.items():
+        def summary(swap):
+            def one(row):
+                fit, c, e = row
+                return residual(c, dict(e, **{swap: fit['efficiency'][swap]}) if swap else e)
+            values = [abs(r) for r in pool.map(one, rows)]
+            return f'median {median(values):.3f}, max {max(values):.3f}'
+        own = rows[0][0]['efficiency']
+        keys = sorted({k for _, _, e in rows for k in own if e.get(k) != own[k]})
+        print(f'{name}, without {s}: fallback {summary(None)}', file=sys.stderr)
+        for k in keys:
+            print(f'  {k} set back to the fit\'s {own[k]}: {summary(k)}', file=sys.stderr)
 
 
 LOSO_KEYS = ['loso_residuals', 'loso_fallback', 'median_abs_loso_residual', 'max_abs_loso_residual']
@@ -297,8 +336,8 @@ def main():
     print(json.dumps(list(results.values()), indent=1))
     if not WRITE:
         return
-    if KEEP_UNFITTED:
-        raise SystemExit('--keep-unfitted is a comparison: not written')
+    if KEEP_UNFITTED or SAME_CUDNN or ATTRIBUTE:
+        raise SystemExit('--keep-unfitted, --same-cudnn and --attribute are comparisons: not written')
     for f in selected:
         target = f['era']['by_generation'][f['generation']] if f['generation'] else f['era']
         r = results[f['name']]
