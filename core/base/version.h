@@ -2,6 +2,6 @@
 
 namespace paleo {
 
-inline constexpr const char* kVersion = "0.3.14";
+inline constexpr const char* kVersion = "0.3.15";
 
 }  // namespace paleo
