@@ -46,8 +46,7 @@ TEST_CASE("An added net answers as the compiled-in file it copies", "[presets]")
   // Listed with the presets, as the page's select reads them.
   bool listed = false;
   const Json presets = paleo::handle_request(Json{{"command", "presets"}});
-  for (const Json& net : presets["nets"])
-    listed = listed || net["key"] == "added_copy_of_alex_v2";
+  for (const Json& net : presets["nets"]) listed = listed || net["key"] == "added_copy_of_alex_v2";
   CHECK(listed);
   // The same path again adds nothing.
   CHECK(add("nets/added_copy_of_alex_v2.json", "{}")["added"] == false);
@@ -62,8 +61,8 @@ TEST_CASE("A file already compiled in is not replaced", "[presets]") {
 }
 
 TEST_CASE("Paths outside the added folders and text that is not JSON are turned away", "[presets]") {
-  for (const char* path : {"devices.json", "nets/../devices.json", "nets/sub/x.json", "nets/x.txt", "nets/.json",
-                           "calibration/x.json"}) {
+  for (const char* path :
+       {"devices.json", "nets/../devices.json", "nets/sub/x.json", "nets/x.txt", "nets/.json", "calibration/x.json"}) {
     const Json answer = add(path, "{}");
     INFO(path);
     CHECK(answer["ok"] == false);

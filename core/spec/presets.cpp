@@ -254,14 +254,16 @@ bool Presets::has_file(const std::string& path) const {
 bool Presets::add_file(const std::string& path, const std::string& text) {
   // One folder deep, a plain file name: the keys are the file stems, which requests name.
   static const char* const kFolders[] = {"nets/", "transformers/", "validation/"};
-  const auto folder = std::find_if(std::begin(kFolders), std::end(kFolders),
-                                   [&](const char* f) { return path.rfind(f, 0) == 0; });
+  const auto folder =
+      std::find_if(std::begin(kFolders), std::end(kFolders), [&](const char* f) { return path.rfind(f, 0) == 0; });
   const std::size_t start = folder == std::end(kFolders) ? 0 : std::string(*folder).size();
   const bool named = path.size() > start + 5 && path.compare(path.size() - 5, 5, ".json") == 0 &&
                      path.find_first_of("/\\", start) == std::string::npos;
   if (folder == std::end(kFolders) || !named)
-    throw Error("preset file " + echo(Json(path)) + " must be nets/<key>.json, transformers/<key>.json or "
-                "validation/<name>.json", "", "path");
+    throw Error("preset file " + echo(Json(path)) +
+                    " must be nets/<key>.json, transformers/<key>.json or "
+                    "validation/<name>.json",
+                "", "path");
   Presets& presets = mutable_instance();
   if (presets.has_file(path)) return false;
   Json parsed = Json::parse(text, nullptr, false);

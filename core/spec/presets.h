@@ -80,12 +80,12 @@ class Presets {
   Presets();
   static Presets& mutable_instance();
   bool has_file(const std::string& path) const;
-  // Files the sets below by their path (nets/, transformers/, validation/, the lists at the top).
+  // Files a document under the sets below by its path (nets/, transformers/, validation/, the lists).
   void file(const std::string& path, const Document* doc);
   const std::vector<std::pair<std::string, Json>>& parsed_validation_files() const;
 
-  std::deque<Document> documents_;  // a deque: adding a file moves none already read
-  std::vector<std::string> paths_;   // documents_' paths
+  std::deque<Document> documents_;                             // a deque: adding a file moves none already read
+  std::vector<std::string> paths_;                             // documents_' paths
   std::vector<std::pair<std::string, const Document*>> nets_;  // key = file stem of nets/<key>.json
   std::vector<std::pair<std::string, const Document*>> transformers_;  // key = file stem of transformers/<key>.json
   std::vector<std::pair<std::string, const Document*>> validation_sources_;  // validation/<name>.json

@@ -13,7 +13,7 @@ const loading = new Map();  // folder -> promise of its files
 function loadScript(folder) {
   return new Promise((resolve, reject) => {
     const script = document.createElement('script');
-    script.src = new URL(`data/${folder}.js`, document.baseURI).href;
+    script.src = `data/${folder}.js`;  // beside the page
     script.async = true;
     script.onload = () => {
       const files = self.paleoPresetData?.[folder];
