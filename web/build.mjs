@@ -36,7 +36,8 @@ await build({ ...common, entryPoints: [join(web, 'src', 'boot.js')], format: 'ii
   define: { 'import.meta.url': 'document.currentScript.src' } });
 // The presets/ files the module leaves out (CMake's PALEO_PRESETS_LEFT_OUT: the validation cases),
 // one classic script per folder, data/<folder>.js, which the page loads when a section needs it
-// (web/src/preset_data.js): a script, not a fetch, so that it loads from file:// and offline too.
+// (web/src/preset_data.js): a script, not a fetch, so that it needs no connect-src and loads from
+// file:// too.
 const leftOut = JSON.parse(readFileSync(join(root, 'build', 'wasm', 'generated', 'presets_left_out.json'), 'utf8')).left_out;
 const folders = {};
 for (const path of leftOut) (folders[path.split('/')[0]] ??= {})[path] = readFileSync(join(root, 'presets', path), 'utf8');

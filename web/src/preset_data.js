@@ -1,7 +1,7 @@
 // The presets/ files the WebAssembly module leaves out (the validation cases: CMake's
 // PALEO_PRESETS_LEFT_OUT), shipped beside the page as one classic script per folder
-// (data/<folder>.js, written by web/build.mjs). A classic script, not fetch(), so that a page
-// opened from file:// and offline loads them too. Each script registers
+// (data/<folder>.js, written by web/build.mjs). A classic script, not fetch(): it needs no
+// connect-src, and it loads from file:// too. Each script registers
 // {"<folder>/<name>.json": text, ...} under self.paleoPresetData[folder]; the core client hands
 // the texts to every worker's core (core_client.js addPresetFiles).
 
