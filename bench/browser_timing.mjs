@@ -4,7 +4,7 @@
 // worker, core, response parsed back on the main thread), and the longest main-thread task seen
 // meanwhile. Needs web/dist (npm run build). Usage: node bench/browser_timing.mjs [N]
 import { gzipSync } from 'node:zlib';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serve, launch, dist } from '../tests/web/helpers.mjs';
 
@@ -75,6 +75,16 @@ for (let i = 0; i < runs; ++i) {
   await page.waitForFunction((n) => Number(document.body.dataset.updates) > n, before);
   cached.push(await page.evaluate(() => window.paleoLastUpdateMs));
 }
+
+await during('validation cases');
+// The validation cases, which the module leaves out: loaded (data/validation.js) and handed to the
+// core when "How accurate is it?" opens, then the suite run.
+const accuracyStart = Date.now();
+await page.click('#accuracy > summary');
+await page.waitForSelector('#accuracy-chart[data-points] canvas');
+const accuracyMs = Date.now() - accuracyStart;
+const casesLoadMs = await page.evaluate(() => Number(document.getElementById('accuracy').dataset.casesLoadMs));
+await page.click('#accuracy > summary');
 
 await during('page search');
 // The layer-wise search switched on in the page: from the input to the table on screen.
@@ -148,6 +158,14 @@ console.log('what the page loads (gzip -6)             raw KB    gzipped KB');
 for (const f of sizes) {
   console.log(`  ${f.path.padEnd(36)} ${(f.raw / 1024).toFixed(1).padStart(8)} ${(f.gzip / 1024).toFixed(1).padStart(12)}`);
 }
+// Loaded when a section needs it, never before the first result.
+const onDemand = existsSync(join(dist, 'data')) ? readdirSync(join(dist, 'data')).map((name) => {
+  const body = readFileSync(join(dist, 'data', name));
+  return { path: '/data/' + name, raw: body.length, gzip: gzipSync(body).length };
+}) : [];
+for (const f of onDemand) {
+  console.log(`  ${(f.path + ' (on demand)').padEnd(36)} ${(f.raw / 1024).toFixed(1).padStart(8)} ${(f.gzip / 1024).toFixed(1).padStart(12)}`);
+}
 console.log('');
 console.log('figure                                   measured      target');
 console.log(`everything the page loads, gzipped      ${(gzipBytes / 1024).toFixed(0).padStart(6)} KB     <= 600 KB`);
@@ -157,6 +175,8 @@ console.log(`first result on screen after navigation ${loadMedian('painted').toF
 console.log(`re-estimate of inception_v3 (median)    ${median(samples).toFixed(1).padStart(6)} ms     <= 5 ms (worker, core and ` +
   `rendering, median of ${runs})`);
 console.log(`  the same, an input no request uses    ${median(cached).toFixed(1).padStart(6)} ms     (price: from the cache)`);
+console.log(`"How accurate is it?" opened             ${String(accuracyMs).padStart(6)} ms     (the cases loaded and handed ` +
+  `to the core in ${casesLoadMs} ms, then the suite run and drawn)`);
 console.log(`search inception_v3 / 64, page UI       ${median(uiSearch).toFixed(0).padStart(6)} ms     (search request to table on screen, median of 3)`);
 console.log('\nlayer-wise search through the page\'s worker (ms, median of 3; each search also prices its 1..D devices scaling)');
 for (const [key, value] of Object.entries(core.search)) console.log(`  ${key.padEnd(20)} ${value.toFixed(1).padStart(8)}`);

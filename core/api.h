@@ -13,5 +13,10 @@ namespace paleo {
 
 nlohmann::ordered_json handle_request(const nlohmann::ordered_json& request);
 std::string handle_request_json(const std::string& request_json);
+// Hands the core a presets/ file its build left out (CMake's PALEO_PRESETS_LEFT_OUT: the
+// WebAssembly module leaves out the validation cases, which the page loads when needed):
+// `path` relative to presets/ ("validation/<name>.json"), `text` the file. Answers
+// {"ok": true, "path", "added"} (added false: the file was already there) or an error response.
+std::string add_preset_file_json(const std::string& path, const std::string& text);
 
 }  // namespace paleo

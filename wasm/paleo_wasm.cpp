@@ -20,6 +20,14 @@ std::string handle(const std::string& request_json) {
   }
 }
 
+std::string add_preset_file(const std::string& path, const std::string& text) {
+  try {
+    return paleo::add_preset_file_json(path, text);
+  } catch (...) {
+    return std::string(R"({"ok":false,"error":{"message":"internal error","layer":"","field":"path"}})");
+  }
+}
+
 std::string version() { return paleo::kVersion; }
 
 }  // namespace
@@ -27,4 +35,5 @@ std::string version() { return paleo::kVersion; }
 EMSCRIPTEN_BINDINGS(paleo) {
   emscripten::function("handle", &handle);
   emscripten::function("version", &version);
+  emscripten::function("addPresetFile", &add_preset_file);
 }

@@ -11,9 +11,9 @@ const root = join(web, '..');
 const wasm = join(root, 'build', 'wasm', 'wasm');
 const dist = join(web, 'dist');
 
-for (const file of ['paleo.js', 'paleo.wasm', 'paleo-single.js']) {
-  if (!existsSync(join(wasm, file))) {
-    console.error(`missing ${join('build/wasm/wasm', file)}: run scripts/build.sh wasm first`);
+for (const file of ['wasm/paleo.js', 'wasm/paleo.wasm', 'wasm/paleo-single.js', 'generated/presets_left_out.json']) {
+  if (!existsSync(join(wasm, '..', file))) {
+    console.error(`missing ${join('build/wasm', file)}: run scripts/build.sh wasm first`);
     process.exit(1);
   }
 }
@@ -34,7 +34,22 @@ const common = { bundle: true, minify: true, target: 'es2020', logLevel: 'warnin
 for (const old of readdirSync(dist)) if (old.startsWith('chunk-')) rmSync(join(dist, old));
 await build({ ...common, entryPoints: [join(web, 'src', 'boot.js')], format: 'iife', outfile: join(dist, 'boot.js'),
   define: { 'import.meta.url': 'document.currentScript.src' } });
-await build({ ...common, entryPoints: [join(web, 'src', 'main.js')], format: 'esm', outfile: join(dist, 'app.js') });
+// The presets/ files the module leaves out (CMake's PALEO_PRESETS_LEFT_OUT: the validation cases),
+// one classic script per folder, data/<folder>.js, which the page loads when a section needs it
+// (web/src/preset_data.js): a script, not a fetch, so that it needs no connect-src and loads from
+// file:// too.
+const leftOut = JSON.parse(readFileSync(join(root, 'build', 'wasm', 'generated', 'presets_left_out.json'), 'utf8')).left_out;
+const folders = {};
+for (const path of leftOut) (folders[path.split('/')[0]] ??= {})[path] = readFileSync(join(root, 'presets', path), 'utf8');
+rmSync(join(dist, 'data'), { recursive: true, force: true });
+if (leftOut.length) mkdirSync(join(dist, 'data'));
+for (const [folder, files] of Object.entries(folders)) {
+  writeFileSync(join(dist, 'data', `${folder}.js`), `/* Paleo presets/${folder}/: loaded by the page when a section ` +
+    'needs them (docs/web.md). */\n(self.paleoPresetData = self.paleoPresetData || {})[' + JSON.stringify(folder) + '] = ' +
+    JSON.stringify(files) + ';\n');
+}
+await build({ ...common, entryPoints: [join(web, 'src', 'main.js')], format: 'esm', outfile: join(dist, 'app.js'),
+  define: { PALEO_LEFT_OUT_FOLDERS: JSON.stringify(Object.keys(folders)) } });
 copyFileSync(join(web, 'index.html'), join(dist, 'index.html'));
 // The ONNX decoder (tools/onnx_graph_decoder.mjs and onnx-proto): loaded by the page only when an
 // .onnx file is dropped or picked (web/src/import_drop.js).

@@ -35,6 +35,12 @@ writeFileSync(join(out, 'core.js'), '// The Paleo WebAssembly core (Emscripten, 
   'const createPaleo = (function (module, exports, define, process, require) {\n' + readFileSync(single, 'utf8') +
   '\nreturn createPaleo;\n})();\nexport default createPaleo;\n');
 copyFileSync(join(source, 'index.js'), join(out, 'index.js'));
+// The presets/ files the module leaves out (the validation cases, build/wasm's
+// presets_left_out.json), as a module index.js imports when a request needs them ('validate').
+const leftOut = JSON.parse(readFileSync(join(root, 'build', 'wasm', 'generated', 'presets_left_out.json'), 'utf8')).left_out;
+writeFileSync(join(out, 'presets_left_out.js'), '// presets/ files the core module leaves out; index.js hands them ' +
+  'to it when a request needs them.\nexport default ' +
+  JSON.stringify(Object.fromEntries(leftOut.map((path) => [path, readFileSync(join(root, 'presets', path), 'utf8')]))) + ';\n');
 // The element's script, bundled with what it imports (the attribute table, the page's formatters),
 // uses a global createPaleo: in this module, the import stands for it.
 const element = await build({ entryPoints: [join(web, 'embed', 'element.js')], bundle: true, format: 'esm',
@@ -57,7 +63,7 @@ const manifest = {
     './package.json': './package.json',
   },
   sideEffects: ['./element.js'],
-  files: ['index.js', 'index.d.ts', 'core.js', 'element.js', 'element.d.ts', 'README.md', 'CHANGELOG.md', 'LICENSE-paleo'],
+  files: ['index.js', 'index.d.ts', 'core.js', 'presets_left_out.js', 'element.js', 'element.d.ts', 'README.md', 'CHANGELOG.md', 'LICENSE-paleo'],
   // As the repository: it states no license of its own; the original PALEO's nets it bundles are
   // Apache-2.0 (LICENSE-paleo).
   license: 'UNLICENSED',

@@ -343,4 +343,15 @@ std::string handle_request_json(const std::string& request_json) {
   return dump_json(handle_request(request));
 }
 
+std::string add_preset_file_json(const std::string& path, const std::string& text) {
+  try {
+    const bool added = Presets::add_file(path, text);
+    return dump_json(Json{{"ok", true}, {"path", path}, {"added", added}});
+  } catch (const Error& e) {
+    return dump_json(error_json(e.what(), e.layer(), e.field()));
+  } catch (const std::exception& e) {
+    return dump_json(error_json(e.what(), "", "path"));
+  }
+}
+
 }  // namespace paleo

@@ -184,11 +184,17 @@ Cluster Presets::cluster(const std::string& key, std::string* device_key) const 
   return cluster_from_json(*entry, "cluster", device_key);
 }
 
-const Presets& Presets::instance() {
+Presets& Presets::mutable_instance() {
   // Never destroyed: nothing to release at exit but memory, and freeing every parsed document
   // would only slow the command line's exit.
-  static const Presets* presets = new Presets();
+  static Presets* presets = new Presets();
   return *presets;
+}
+
+const Presets& Presets::instance() { return mutable_instance(); }
+
+Presets::Document::Document(Json parsed) : doc_(std::move(parsed)) {
+  std::call_once(parsed_, [] {});  // nothing left to parse
 }
 
 const Json& Presets::Document::get() const {
@@ -203,39 +209,78 @@ const Json& Presets::List::get() const {
 
 Presets::Presets() {
   for (std::size_t i = 0; i < kEmbeddedPresetCount; ++i) {
-    const std::string path = kEmbeddedPresets[i].path;
-    const Document* doc = &documents_.emplace_back(&kEmbeddedPresets[i]);
-    auto stem = [&](std::size_t folder) { return path.substr(folder, path.size() - folder - 5); };
-    if (path.rfind("nets/", 0) == 0) {
-      nets_.emplace_back(stem(5), doc);
-    } else if (path.rfind("transformers/", 0) == 0) {
-      transformers_.emplace_back(stem(13), doc);
-    } else if (path.rfind("validation/", 0) == 0) {
-      validation_sources_.emplace_back(stem(11), doc);
-    } else if (path == "devices.json") {
-      devices_ = {doc, "devices"};
-    } else if (path == "interconnects.json") {
-      interconnects_ = {doc, "interconnects"};
-    } else if (path == "software.json") {
-      software_ = {doc, "software"};
-    } else if (path == "scenarios.json") {
-      scenarios_ = {doc, "scenarios"};
-    } else if (path == "prices.json") {
-      prices_ = {doc, "prices"};
-    } else if (path == "links.json") {
-      links_ = {doc, "links"};
-    } else if (path == "clusters.json") {
-      clusters_ = {doc, "clusters"};
-    } else if (path == "software_eras.json") {
-      software_eras_ = {doc, "eras"};
-    }
+    paths_.push_back(kEmbeddedPresets[i].path);
+    file(paths_.back(), &documents_.emplace_back(&kEmbeddedPresets[i]));
   }
 }
 
+void Presets::file(const std::string& path, const Document* doc) {
+  auto stem = [&](std::size_t folder) { return path.substr(folder, path.size() - folder - 5); };
+  if (path.rfind("nets/", 0) == 0) {
+    nets_.emplace_back(stem(5), doc);
+  } else if (path.rfind("transformers/", 0) == 0) {
+    transformers_.emplace_back(stem(13), doc);
+  } else if (path.rfind("validation/", 0) == 0) {
+    // In file-name order, however the files came: the suite reports them in that order.
+    const std::pair<std::string, const Document*> entry(stem(11), doc);
+    validation_sources_.insert(std::upper_bound(validation_sources_.begin(), validation_sources_.end(), entry,
+                                                [](const auto& a, const auto& b) { return a.first < b.first; }),
+                               entry);
+    const std::lock_guard<std::mutex> lock(validation_mutex_);
+    validation_current_ = false;
+  } else if (path == "devices.json") {
+    devices_ = {doc, "devices"};
+  } else if (path == "interconnects.json") {
+    interconnects_ = {doc, "interconnects"};
+  } else if (path == "software.json") {
+    software_ = {doc, "software"};
+  } else if (path == "scenarios.json") {
+    scenarios_ = {doc, "scenarios"};
+  } else if (path == "prices.json") {
+    prices_ = {doc, "prices"};
+  } else if (path == "links.json") {
+    links_ = {doc, "links"};
+  } else if (path == "clusters.json") {
+    clusters_ = {doc, "clusters"};
+  } else if (path == "software_eras.json") {
+    software_eras_ = {doc, "eras"};
+  }
+}
+
+bool Presets::has_file(const std::string& path) const {
+  return std::find(paths_.begin(), paths_.end(), path) != paths_.end();
+}
+
+bool Presets::add_file(const std::string& path, const std::string& text) {
+  // One folder deep, a plain file name: the keys are the file stems, which requests name.
+  static const char* const kFolders[] = {"nets/", "transformers/", "validation/"};
+  const auto folder =
+      std::find_if(std::begin(kFolders), std::end(kFolders), [&](const char* f) { return path.rfind(f, 0) == 0; });
+  const std::size_t start = folder == std::end(kFolders) ? 0 : std::string(*folder).size();
+  const bool named = path.size() > start + 5 && path.compare(path.size() - 5, 5, ".json") == 0 &&
+                     path.find_first_of("/\\", start) == std::string::npos;
+  if (folder == std::end(kFolders) || !named)
+    throw Error("preset file " + echo(Json(path)) +
+                    " must be nets/<key>.json, transformers/<key>.json or "
+                    "validation/<name>.json",
+                "", "path");
+  Presets& presets = mutable_instance();
+  if (presets.has_file(path)) return false;
+  Json parsed = Json::parse(text, nullptr, false);
+  if (parsed.is_discarded() || !parsed.is_object())
+    throw Error("preset file " + echo(Json(path)) + " is not a JSON object", "", "path");
+  presets.paths_.push_back(path);
+  presets.file(path, &presets.documents_.emplace_back(std::move(parsed)));
+  return true;
+}
+
 const std::vector<std::pair<std::string, Json>>& Presets::parsed_validation_files() const {
-  std::call_once(validation_parsed_, [this] {
+  const std::lock_guard<std::mutex> lock(validation_mutex_);
+  if (!validation_current_) {
+    validation_.clear();
     for (const auto& [name, doc] : validation_sources_) validation_.emplace_back(name, doc->get());
-  });
+    validation_current_ = true;
+  }
   return validation_;
 }
 

@@ -1,5 +1,7 @@
 #pragma once
-// The built-in presets: presets/*.json compiled into the core (core/spec/embedded_presets.h).
+// The built-in presets: presets/*.json compiled into the core (core/spec/embedded_presets.h), plus
+// the files a host added (add_file): a build may leave folders out (the WebAssembly module leaves
+// the validation cases out, CMake's PALEO_PRESETS_LEFT_OUT) and its host hands them in when needed.
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -18,6 +20,13 @@ namespace paleo {
 class Presets {
  public:
   static const Presets& instance();  // each file parsed once, on first use
+
+  // Adds a presets/ file the build left out (path relative to presets/: "validation/<name>.json",
+  // "nets/<key>.json", "transformers/<key>.json"). Returns false, adding nothing, when a file of
+  // that path is already there. Throws paleo::Error for another path or text that is not JSON.
+  // Not synchronised with lookups: a host adds files between requests (the page's worker, one
+  // request at a time); the native build embeds everything and never calls it.
+  static bool add_file(const std::string& path, const std::string& text);
 
   // Each throws paleo::Error (field = the request field) for an unknown key.
   const Json& net(const std::string& key) const;
@@ -53,10 +62,11 @@ class Presets {
   class Document {
    public:
     explicit Document(const EmbeddedFile* file) : file_(file) {}
+    explicit Document(Json parsed);  // a file a host added, parsed when added
     const Json& get() const;
 
    private:
-    const EmbeddedFile* file_;
+    const EmbeddedFile* file_ = nullptr;
     mutable std::once_flag parsed_;
     mutable Json doc_;
   };
@@ -68,13 +78,20 @@ class Presets {
   };
 
   Presets();
+  static Presets& mutable_instance();
+  bool has_file(const std::string& path) const;
+  // Files a document under the sets below by its path (nets/, transformers/, validation/, the lists).
+  void file(const std::string& path, const Document* doc);
   const std::vector<std::pair<std::string, Json>>& parsed_validation_files() const;
 
-  std::deque<Document> documents_;
+  std::deque<Document> documents_;                             // a deque: adding a file moves none already read
+  std::vector<std::string> paths_;                             // documents_' paths
   std::vector<std::pair<std::string, const Document*>> nets_;  // key = file stem of nets/<key>.json
   std::vector<std::pair<std::string, const Document*>> transformers_;  // key = file stem of transformers/<key>.json
   std::vector<std::pair<std::string, const Document*>> validation_sources_;  // validation/<name>.json
-  mutable std::once_flag validation_parsed_;
+  // The parsed list is rebuilt when a validation file was added since (validation_current_).
+  mutable std::mutex validation_mutex_;
+  mutable bool validation_current_ = false;
   mutable std::vector<std::pair<std::string, Json>> validation_;
   List devices_, interconnects_, software_, scenarios_, prices_, links_, clusters_, software_eras_;
 };

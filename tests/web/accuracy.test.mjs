@@ -83,6 +83,49 @@ test('the expected error beside a transformer estimate is the response\'s', asyn
   await page.close();
 });
 
+test('the validation cases load with the section, not before the first result, and the page says so', async () => {
+  const page = await newPage(browser);
+  const loaded = [];
+  page.on('requestfinished', (r) => loaded.push(new URL(r.url()).pathname));
+  // The data script held back until the status was read: the page says what it is waiting for.
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  await page.route('**/data/validation.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(server.url + '/');
+  await page.waitForSelector('body[data-ready=true]');
+  assert.deepEqual(loaded.filter((p) => p.startsWith('/data/')), [], 'no data file before the section opens');
+  await page.click('#accuracy > summary');
+  await page.waitForFunction(() => document.getElementById('accuracy-status').textContent.startsWith('Loading'));
+  assert.equal(await page.locator('#accuracy').getAttribute('aria-busy'), 'true');
+  release();
+  await page.waitForSelector('#accuracy-chart[data-points] canvas');
+  assert.deepEqual(loaded.filter((p) => p.startsWith('/data/')), ['/data/validation.js']);
+  assert.ok((await page.locator('#accuracy-status').textContent()).startsWith(`${validation.overall.cases} measured ` +
+    `cases (published, and Paleo's own on Hopper), ${validation.overall.scored} scored, run in `));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('a data file that cannot load is an error in the section, and opening it again retries', async () => {
+  const page = await newPage(browser);
+  let fail = true;
+  await page.route('**/data/validation.js', (route) => (fail ? route.abort() : route.continue()));
+  await page.goto(server.url + '/');
+  await page.waitForSelector('body[data-ready=true]');
+  await page.click('#accuracy > summary');
+  await page.waitForSelector('#accuracy-error:not([hidden])');
+  assert.match(await page.locator('#accuracy-error').textContent(), /data\/validation\.js could not be loaded/);
+  fail = false;
+  await page.click('#accuracy > summary');  // closed
+  await page.click('#accuracy > summary');  // opened again
+  await page.waitForSelector('#accuracy-chart[data-points] canvas');
+  assert.equal(await page.locator('#accuracy-error').isHidden(), true);
+  await page.close();
+});
+
 test('"How accurate is it?" shows the CLI\'s validate: scatter, families and cases with their sources', async () => {
   const page = await open();
   assert.equal(await page.locator('#accuracy').evaluate((d) => d.open), false);

@@ -43,7 +43,7 @@ test('the tarball: name, the API version, the license, both entries and the typi
   assert.equal(manifest.version, version);
   const files = manifest.files.map((f) => f.path).sort();
   assert.deepEqual(files, ['CHANGELOG.md', 'LICENSE-paleo', 'README.md', 'core.js', 'element.d.ts', 'element.js',
-    'index.d.ts', 'index.js', 'package.json']);
+    'index.d.ts', 'index.js', 'package.json', 'presets_left_out.js']);
   const installed = JSON.parse(readFileSync(join(scratch, 'docs-site', 'node_modules', 'paleo-estimator', 'package.json'), 'utf8'));
   assert.equal(installed.license, 'UNLICENSED');  // as the repository: no license of its own
   assert.equal(installed.exports['.'].types, './index.d.ts');
@@ -117,15 +117,17 @@ console.log(c, d, e);
   for (const line of [2, 3, 4, 5, 6]) assert.match(wrong, new RegExp(`scheme_bad\\.ts\\(${line},`), wrong);
 });
 
-test('a Node script: estimate, search and presets equal the CLI', () => {
+test('a Node script: estimate, search, presets and validate equal the CLI', () => {
   const script = join(scratch, 'docs-site', 'run.mjs');
-  writeFileSync(script, `import { estimate, search, presets, version } from 'paleo-estimator';
+  writeFileSync(script, `import { estimate, search, presets, request, version } from 'paleo-estimator';
 const out = {
   estimate: await estimate({ net: 'vgg16', device: 'TITAN_X', batch_size: 32 }),
   search: await search({ net: 'alex_v2', devices: 4, devices_per_node: 4, batch_size: 32 }),
   presets: await presets(),
   version: await version(),
   bad: await estimate({ net: 'no_such_net' }),
+  // The validation cases are not in the module: the package hands them over for 'validate'.
+  validate: await request({ command: 'validate', family: 'collectives' }),
 };
 process.stdout.write(JSON.stringify(out));
 `);
@@ -141,6 +143,10 @@ process.stdout.write(JSON.stringify(out));
   assert.equal(out.version, cliApi({ command: 'version' }).version);
   assert.equal(out.bad.ok, false);
   assert.equal(out.bad.error.field, 'net');
+  const cliValidate = cliApi({ command: 'validate', family: 'collectives' });
+  assert.equal(out.validate.ok, true);
+  assert.ok(cliValidate.cases.length > 0);
+  assert.deepEqual(out.validate.cases.map((c) => [c.id, c.predicted]), cliValidate.cases.map((c) => [c.id, c.predicted]));
 });
 
 test('a documentation page imports { estimate } from the package and shows a number; the element entry', async () => {

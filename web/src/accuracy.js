@@ -119,8 +119,9 @@ function scatter(container, validation, families, old) {
 
 export class AccuracySection {
   // call(request, options) -> promise of the response; exports: CSV tables by name.
-  constructor({ call, exports }) {
-    Object.assign(this, { call, exports });
+  // needsCases() resolves once the validation cases are in the core (preset_data.js).
+  constructor({ call, exports, needsCases = () => Promise.resolve() }) {
+    Object.assign(this, { call, exports, needsCases });
     this.validation = null;
     this.plot = null;
     this.details = document.getElementById('accuracy');
@@ -141,12 +142,17 @@ export class AccuracySection {
     if (!this.validation) {
       if (this.running) return;
       this.running = true;
-      node('accuracy-status').textContent = 'Running the validation cases…';
+      node('accuracy-status').textContent = 'Loading the validation cases…';
+      node('accuracy-error').hidden = true;
       this.details.setAttribute('aria-busy', 'true');
       try {
-        const t0 = performance.now();
         let response;
+        let t0 = performance.now();
         try {
+          await this.needsCases();
+          this.details.dataset.casesLoadMs = String(Math.round(performance.now() - t0));
+          node('accuracy-status').textContent = 'Running the validation cases…';
+          t0 = performance.now();
           response = await this.call({ command: 'validate' }, { lane: 'slow', key: 'validate' });
         } catch (e) {
           response = { ok: false, error: { message: String(e && e.message ? e.message : e) } };

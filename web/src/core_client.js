@@ -138,9 +138,14 @@ export class CoreClient {
   constructor(urls) {
     const compiled = compile(urls.wasm);
     compiled.then(() => performance.mark('paleo-wasm-compiled'), () => {});
+    // presets/ files the module leaves out, once the page has loaded them (preset_data.js):
+    // every worker's core gets them, those started later too.
+    this.presetFiles = {};
     this.start = (onFail) => {
       const worker = spawnWorker(urls);
-      compiled.then((module) => worker.postMessage({ type: 'init', module }),
+      // The files travel with the module: a lane posts its first job before this runs, and that
+      // job must find them.
+      compiled.then((module) => worker.postMessage({ type: 'init', module, files: this.presetFiles }),
         (e) => onFail('the core could not load: ' + e.message));
       return worker;
     };
@@ -198,6 +203,13 @@ export class CoreClient {
       responses.push(JSON.parse(json));
     }
     return responses;
+  }
+
+  // Hands presets/ files ({path: text}) to the cores: the workers running now, and later ones.
+  // A message posted before a job's reaches the worker first, so every job after this sees them.
+  addPresetFiles(files) {
+    Object.assign(this.presetFiles, files);
+    for (const lane of Object.values(this.lanes)) lane?.worker?.postMessage({ type: 'presets', files });
   }
 
   // Stops the calls with this key, queued or running (on the slow lane).

@@ -4,6 +4,7 @@
 // config) through transformer_view.js.
 import { core, firstPresets, isCancelled, linked } from './core.js';
 import { AccuracySection, expectedError } from './accuracy.js';
+import { presetData } from './preset_data.js';
 import { DEFAULTS, compress, isNumberKey, parseWorkers, readLink, requests, toHashAsync, toParams } from './state.js';
 import { csv, download, el } from './dom.js';
 import { attributesOf } from './embed_attributes.js';
@@ -546,7 +547,7 @@ async function start() {
   fillSchemaSelects(schema, $);
   populate(schema.version);
   performance.mark('paleo-presets-ready');
-  accuracy = new AccuracySection({ call, exports });
+  accuracy = new AccuracySection({ call, exports, needsCases: () => presetData(core, 'validation') });
   search = new SearchPanel({ call, cancel: (key) => core.cancel(key), exports,
     markInvalid: (id) => id && $(id)?.setAttribute('aria-invalid', 'true') });
   calibration = new CalibrationPanel({ call, cancel: (key) => core.cancel(key),

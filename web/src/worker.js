@@ -1,9 +1,10 @@
 // The core in a Web Worker, off the page's main thread. The page compiles the WebAssembly module
-// once, while it loads, and sends it here ({type: 'init', module}); this worker instantiates it and
-// answers each {type: 'call', id, json} with the core's response text, in order. A 'batch' runs
-// several requests and reports progress after each. Anything the module throws (a JavaScript
-// RangeError for a request nested too deep) becomes an error response, and the instance is
-// replaced by a fresh one: a throw can leave the module's own stack half unwound.
+// once, while it loads, and sends it here ({type: 'init', module, files}: files, the presets/ files
+// the module leaves out that the page has loaded); this worker instantiates it and answers each
+// {type: 'call', id, json} with the core's response text, in order. A 'batch' runs several
+// requests and reports progress after each. Anything the module throws (a JavaScript RangeError
+// for a request nested too deep) becomes an error response, and the instance is replaced by a
+// fresh one: a throw can leave the module's own stack half unwound.
 import createPaleo from '../paleo.js';
 
 let compiled = null;     // the WebAssembly.Module the page sent
@@ -12,6 +13,17 @@ let instance = new Promise((resolve) => { markReady = resolve; });  // the modul
 
 const errorText = (message) => JSON.stringify({ ok: false, error: { message, layer: '', field: '' } });
 
+// presets/ files the module leaves out, as the page hands them over ({type: 'presets', files}):
+// every instance gets them, a fresh one after a throw too.
+const presetFiles = {};
+function addPresetFiles(paleo, files) {
+  for (const [path, text] of Object.entries(files)) {
+    const answer = JSON.parse(paleo.addPresetFile(path, text));
+    if (!answer.ok) console.warn(`paleo: ${path}: ${answer.error.message}`);
+  }
+  return paleo;
+}
+
 function instantiate() {
   return createPaleo({
     instantiateWasm(imports, receive) {
@@ -19,7 +31,7 @@ function instantiate() {
         (e) => self.postMessage({ type: 'failed', message: String(e && e.message ? e.message : e) }));
       return {};
     },
-  });
+  }).then((paleo) => addPresetFiles(paleo, presetFiles));
 }
 
 async function handle(json) {
@@ -37,9 +49,14 @@ async function handle(json) {
 self.onmessage = async ({ data }) => {
   if (data.type === 'init') {
     compiled = data.module;
+    Object.assign(presetFiles, data.files);
     const first = instantiate();
     markReady(first);
     self.postMessage({ type: 'ready', version: (await first).version() });
+  } else if (data.type === 'presets') {
+    // Before the next job: it awaits the instance, which now adds the files first.
+    Object.assign(presetFiles, data.files);
+    instance = instance.then((paleo) => addPresetFiles(paleo, data.files));
   } else if (data.type === 'call') {
     self.postMessage({ type: 'result', id: data.id, json: await handle(data.json) });
   } else if (data.type === 'batch') {
