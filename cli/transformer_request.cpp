@@ -42,8 +42,8 @@ const std::vector<std::string>& transformer_valued_options() {
 }
 
 const std::vector<std::string>& transformer_flag_options() {
-  static const std::vector<std::string> flags = {"sequence_parallel", "cuda_graphs",    "mixed_steps",
-                                                 "no_cuda_graphs",    "no_mixed_steps"};
+  static const std::vector<std::string> flags = {"sequence_parallel", "cuda_graphs", "mixed_steps", "no_cuda_graphs",
+                                                 "no_mixed_steps"};
   return flags;
 }
 

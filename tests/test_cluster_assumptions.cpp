@@ -143,12 +143,15 @@ TEST_CASE("NICs per node are bounded by the devices per node, and the error name
 }
 
 TEST_CASE("a device without a node preset is told to state its links, never given guessed ones") {
-  const Json out = paleo::handle_request(
-      {{"command", "estimate"}, {"net", "resnet50_v1"}, {"device", "CPU_I7"}, {"nodes", 2}});
+  const Json out =
+      paleo::handle_request({{"command", "estimate"}, {"net", "resnet50_v1"}, {"device", "CPU_I7"}, {"nodes", 2}});
   REQUIRE_FALSE(out["ok"].get<bool>());
   CHECK(out["error"]["field"] == "cluster");
   // Stating the links is enough.
-  ok({{"command", "estimate"}, {"net", "resnet50_v1"}, {"device", "CPU_I7"}, {"nodes", 2},
+  ok({{"command", "estimate"},
+      {"net", "resnet50_v1"},
+      {"device", "CPU_I7"},
+      {"nodes", 2},
       {"cluster", {{"intra", "pcie3_x16"}, {"inter", "ethernet_10g"}, {"nics_per_node", 1}}}});
 }
 

@@ -283,10 +283,10 @@ std::vector<FieldSpec> make_field_specs() {
                              "(default: nodes)",
                              {"estimate"}, N::kCnn),
                        "estimate", "cluster"));
-  f.push_back(with_allowed(field("collective_library", "string", "", none,
-                                 "the stack's collective library (default: the era's, else any)",
-                                 {"estimate", "layers", "plan"}, N::kAny),
-                           collective_libraries));
+  f.push_back(with_allowed(
+      field("collective_library", "string", "", none, "the stack's collective library (default: the era's, else any)",
+            {"estimate", "layers", "plan"}, N::kAny),
+      collective_libraries));
   f.push_back(with_allowed(field("optimizer", "string", "", none,
                                  "the weight update's state and traffic (default: sgd for a CNN, adam for a transformer)",
                                  {"estimate", "layers", "plan", "inference"}, N::kAny),
@@ -421,10 +421,9 @@ std::vector<FieldSpec> make_field_specs() {
   f.push_back(serving("cuda_graphs", "boolean", "", true,
                       "decode steps without a prompt replay CUDA graphs: a kernel costs the device's launch time "
                       "(vLLM, SGLang and TensorRT-LLM's default; false: every kernel launched eagerly)"));
-  f.push_back(
-      serving("mixed_steps", "boolean", "", true,
-              "new prompts ride in the decode step's pass (in-flight batching, vLLM's chunked prefill): their "
-              "work, not their launches"));
+  f.push_back(serving("mixed_steps", "boolean", "", true,
+                      "new prompts ride in the decode step's pass (in-flight batching, vLLM's chunked prefill): their "
+                      "work, not their launches"));
   f.push_back(serving("block_size", "integer", "tokens", 16, "tokens per KV-cache block"));
   f.push_back(
       serving("max_num_batched_tokens", "integer", "tokens", none, "chunked prefill's chunk (default: whole prompts)"));

@@ -26,8 +26,9 @@ struct ServingOptions {
   // TensorRT-LLM's kv_cache_free_gpu_mem_fraction: the cache takes this share of the memory left
   // after the weights and activations, in place of memory_fraction of the whole (0: unset).
   double free_memory_fraction = 0;
-  bool cuda_graphs = true;   // decode-only steps replay CUDA graphs (continuous_batching.h): today's engines
-  bool mixed_steps = true;   // new prompts packed into the decode step's pass (same): today's engines
+  // Both on, as today's engines run (docs/serving.md; continuous_batching.h):
+  bool cuda_graphs = true;              // decode-only steps replay CUDA graphs
+  bool mixed_steps = true;              // new prompts packed into the decode step's pass
   std::int64_t block_size = 16;         // tokens per KV block (vLLM's default)
   std::int64_t prefill_chunk_tokens = 0;  // chunked prefill's chunk (0: whole prompts)
   SpeculativeDecoding speculative;

@@ -52,9 +52,9 @@ Zero3Exposure zero3_exposure(const StagePlan& s, const TrainingOptions& o, const
   const double layer_gather = kGatheredTensorsPerLayer * tensor_gather + expert_gather;
   const double stage_elements = s.params - s.expert_params;
   const double buckets = std::max(1.0, std::ceil(stage_elements / kReduceBucketElements));
-  const double scatter =
-      buckets * group_collective_ms(CollectiveOp::kReduceScatter, groups.dp_cp, stage_elements * gb / buckets, settings) +
-      units * expert_scatter;
+  const double scatter = buckets * group_collective_ms(CollectiveOp::kReduceScatter, groups.dp_cp,
+                                                       stage_elements * gb / buckets, settings) +
+                         units * expert_scatter;
   const double bwd_gathers = o.recompute == Recompute::kFull ? 2 : 1;
   Zero3Exposure z;
   z.fwd_ms = units * layer_gather;
