@@ -170,3 +170,54 @@ TEST_CASE("winograd_ceiling prices Winograd convolutions, vector_ceiling the FFT
   CHECK(forward("fft", 0.25, 0.7)["comp_ms"].get<double>() ==
         Approx(forward("fft", 0.5, 0.7)["comp_ms"].get<double>()).epsilon(1e-12));
 }
+
+TEST_CASE("cuDNN 5.1's non-fused Winograd filter gradient, for the eras that have it", "[era][conv][winograd]") {
+  // 3x3, 256 -> 256 channels, stride 1, SAME, on 16x16 maps, batch 32: F(4x4, 3x3) on the forward's
+  // tiles, alpha = 6, P = 32 x 4 x 4 = 512 tiles, 256 x 256 = 65,536 filter pairs. Multiply-adds of
+  // the weight gradient: input transform 512 x 256 x 2 x 216 = 56,623,104; output-gradient
+  // transform (its 4x4 tiles to 6x6) 512 x 256 x (16 x 6 + 36 x 4) = 31,457,280; products summed
+  // over the tiles 36 x 65,536 x 512 = 1,207,959,552; inverse transform per pair (6x6 to 3x3)
+  // 65,536 x (36 x 3 + 9 x 6) = 10,616,832. Two FLOPs each: 2,613,313,536 (GEMM: 2 x 9 x 256 x
+  // 256 x 16 x 16 x 32 = 9,663,676,416).
+  const Json net = one_layer_net(square_conv(3, 256, 256), {32, 16, 16, 256});
+  auto row = [&](const char* era, double winograd_ceiling) {
+    Json r = {{"command", "layers"}, {"net", net}, {"device", "TITAN_X_PASCAL"}, {"software_era", era}};
+    if (winograd_ceiling > 0) r["efficiency"] = {{"winograd_ceiling", winograd_ceiling}};
+    return x_row(r);
+  };
+  const Json filter = row("torch_cudnn51_2016", 0.5)["backward_filter"];
+  CHECK(filter["algorithm"] == "winograd_nonfused");
+  CHECK(filter["flops"].get<double>() == 2613313536.0);
+  // fp32 traffic: the padded input 32 x 18 x 18 x 256 x 4 = 10,616,832 B; the output gradient
+  // 32 x 16 x 16 x 256 x 4 = 8,388,608 B; the weight gradient 3 x 3 x 256 x 256 x 4 = 2,359,296 B;
+  // the transformed tiles 36 x (512 x 256 + 65,536 + 512 x 256) x 4 = 47,185,920 B, written and read.
+  CHECK(filter["bytes"].get<double>() == 10616832.0 + 8388608.0 + 2359296.0 + 2 * 47185920.0);
+  // A Winograd rate so low that the GEMM wins: auto weighs the two.
+  CHECK(row("torch_cudnn51_2016", 0.01)["backward_filter"]["algorithm"] != "winograd_nonfused");
+  // cuDNN R4 and cuDNN 5.0 (the Kepler era) have no such algorithm; TensorFlow's 2017 builds left
+  // it out of their filter-gradient search (a version check fixed in December 2017).
+  CHECK(row("cudnn_r4_2016", 0)["backward_filter"]["algorithm"] != "winograd_nonfused");
+  CHECK(row("torch_cudnn5_kepler_2016", 0)["backward_filter"]["algorithm"] != "winograd_nonfused");
+  CHECK(row("tensorflow_2017", 1.0)["backward_filter"]["algorithm"] != "winograd_nonfused");
+  // Forcing "winograd" names the fused forward algorithm: the filter gradient keeps GEMM.
+  const Json forced = x_row({{"command", "layers"}, {"net", net}, {"device", "TITAN_X_PASCAL"},
+                             {"software_era", "torch_cudnn51_2016"}, {"conv_algorithm", "winograd"}});
+  CHECK(forced["backward_filter"]["algorithm"] == "gemm");
+}
+
+TEST_CASE("the non-fused Winograd filter gradient needs a 3x3 or 5x5 stride-1 filter", "[era][conv][winograd]") {
+  auto algorithm = [](const Json& layer, const Json& tensor) {
+    return x_row({{"command", "layers"}, {"net", one_layer_net(layer, tensor)}, {"device", "TITAN_X_PASCAL"},
+                  {"software_era", "torch_cudnn51_2016"}, {"efficiency", {{"winograd_ceiling", 1.0}}}})["backward_filter"]
+        ["algorithm"];
+  };
+  const Json tensor = {32, 16, 16, 256};
+  CHECK(algorithm(square_conv(5, 256, 256), tensor) == "winograd_nonfused");
+  CHECK(algorithm(convolution(3, 3, 256, 256, 2, "SAME"), tensor) != "winograd_nonfused");
+  CHECK(algorithm(square_conv(7, 256, 256), tensor) != "winograd_nonfused");
+  CHECK(algorithm(square_conv(1, 256, 256), tensor) != "winograd_nonfused");
+  // The original model (no software era) has no such algorithm, whatever it picks.
+  const Json original = x_row({{"command", "layers"}, {"net", one_layer_net(square_conv(3, 256, 256), tensor)},
+                               {"device", "TITAN_X_PASCAL"}, {"profile", "paleo2017"}, {"conv_algorithm", "auto"}});
+  CHECK(original["backward_filter"]["algorithm"] != "winograd_nonfused");
+}

@@ -249,6 +249,20 @@ PassCost winograd_cost(const CostModel& model, const ConvGeometry& c) {
   return cost;
 }
 
+bool winograd_filter_applies(const ConvGeometry& c) {
+  return c.sh == 1 && c.sw == 1 && c.kh == c.kw && (c.kh == 3 || c.kh == 5) && c.holes == 0 && !c.groups_split_batch;
+}
+
+PassCost winograd_filter_gradient_cost(const CostModel& model, const ConvGeometry& c) {
+  // Forward: filter transform per pair, data transform per tile, products, output transform per
+  // tile. Filter gradient: inverse transform per pair (the same alpha^2 r + r^2 alpha), data
+  // transform per tile, products, output-gradient transform per tile (the same m^2 alpha +
+  // alpha^2 m). The operands (input, output gradient, weight gradient) are the forward's.
+  PassCost cost = winograd_cost(model, c);
+  cost.algorithm = "winograd_nonfused";
+  return cost;
+}
+
 PassCost conv_pass_cost(const CostModel& model, const ConvGeometry& conv, ConvPass pass,
                         ConvAlgorithm algorithm, bool one_by_one, double workspace_limit_bytes,
                         const ConvCandidates& allowed) {

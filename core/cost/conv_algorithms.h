@@ -27,6 +27,17 @@ PassCost fft_cost(const CostModel& model, const ConvGeometry& conv, bool tiled);
 // Winograd F(4x4, rxr) from the survey's Algorithm 6 (stride 1, square kernels 2..5 only).
 bool winograd_applies(const ConvGeometry& conv);
 PassCost winograd_cost(const CostModel& model, const ConvGeometry& conv);
+// cuDNN's non-fused Winograd filter gradient (cuDNN 5.1 on: 3x3 and 5x5 filters, stride 1) of the
+// layer `conv` itself, not of its filter-gradient dummy. The weight gradient is the stride-1
+// correlation of the input with the output gradient (Lavin & Gray 2016, arXiv 1509.09308), so
+// F(r x r, m x m) runs on the forward's tiles (alpha = m + r - 1, m = 4): the input transform as
+// forward, the output gradient's m x m tiles transformed as the forward's filters are (r -> m),
+// the same alpha^2 batched products (summed over the tiles instead of the channels), and one
+// inverse transform per filter pair (alpha x alpha -> r x r). Every count is the forward's with
+// the filter and output transforms exchanged: the FLOPs, traffic and workspace equal
+// winograd_cost's. Reads input and output gradient, writes the weight gradient.
+bool winograd_filter_applies(const ConvGeometry& conv);
+PassCost winograd_filter_gradient_cost(const CostModel& model, const ConvGeometry& conv);
 
 // The cost of one pass under the requested algorithm. `one_by_one` (the original layer's kernel
 // is 1x1) always takes GEMM, as the original did. kAuto picks the fastest of `candidates` whose

@@ -102,6 +102,14 @@ PassCosts convolution_passes(const Layer& l, const CostModel& model, const CostO
     out.forward = pass(l.conv, ConvPass::kForward);
     if (l.backprop || o.input_gradient) out.backward_data = data_gradient_cost(l, l.conv, model, o);
     out.backward_filter = pass(filter_gradient_conv(l.conv, l.name), ConvPass::kBackwardFilter);
+    // cuDNN's non-fused Winograd filter gradient works on the layer itself, not on the dummy.
+    if (o.algorithm == ConvAlgorithm::kAuto && o.auto_candidates.winograd_filter && !one_by_one &&
+        winograd_filter_applies(l.conv)) {
+      PassCost winograd = winograd_filter_gradient_cost(model, l.conv);
+      if (winograd.workspace_bytes <= o.workspace_limit_bytes &&
+          auto_rank_ms(model, winograd) < auto_rank_ms(model, out.backward_filter))
+        out.backward_filter = winograd;
+    }
     return out;
   }
   // Deconvolution: forward = data gradient of the transposed conv; data gradient = its forward;

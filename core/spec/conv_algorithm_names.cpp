@@ -28,11 +28,16 @@ bool ConvCandidates::allows(ConvAlgorithm a) const {
 ConvCandidates conv_candidates_from_names(const std::vector<std::string>& names, const std::string& field) {
   ConvCandidates c{false, false, false};
   for (const std::string& name : names) {
+    if (name == kWinogradNonfusedName) {
+      c.winograd_filter = true;
+      continue;
+    }
     ConvAlgorithm a = ConvAlgorithm::kGemm;
     try {
       a = parse_conv_algorithm(name);
     } catch (const Error&) {
-      throw Error("unknown convolution algorithm '" + name + "' (known: gemm, precomp_gemm, fft, fft_tiling, winograd)",
+      throw Error("unknown convolution algorithm '" + name + "' (known: gemm, precomp_gemm, fft, fft_tiling, winograd, " +
+                      std::string(kWinogradNonfusedName) + ")",
                   "", field);
     }
     if (a == ConvAlgorithm::kAuto) throw Error("lists \"auto\": name the algorithms themselves", "", field);
