@@ -25,7 +25,7 @@ std::string two_decimals(double ms) {
 TEST_CASE("DeepBench's kernel cases ask for the shape and give the time of the row they quote", "[validation]") {
   int gemms = 0, convolutions = 0;
   for (const auto& [file, doc] : paleo::Presets::instance().validation_files())
-    for (const Json& c : doc["cases"]) {
+    for (const Json& c : (*doc)["cases"]) {
       const std::string id = c["id"].get<std::string>();
       if (id.rfind("DB-GEMM-", 0) != 0 && id.rfind("DB-CONV-", 0) != 0) continue;
       INFO(id);

@@ -54,7 +54,7 @@ bool host_parameter_server(bool compute_engine, const std::string& net) {
 TEST_CASE("TensorFlow's K80 cases give the step of the table cell they quote", "[validation]") {
   int single = 0, several = 0;
   for (const auto& [file, doc] : paleo::Presets::instance().validation_files())
-    for (const Json& c : doc["cases"]) {
+    for (const Json& c : (*doc)["cases"]) {
       const std::string id = c["id"].get<std::string>();
       if (id.rfind("TFB-K80-", 0) != 0) continue;
       INFO(id);

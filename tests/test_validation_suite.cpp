@@ -79,7 +79,7 @@ TEST_CASE("The validation suite holds every published case once, and cites each 
     published.insert(c["id"].get<std::string>());
   std::map<std::string, Json> sources;
   for (const auto& [file, doc] : paleo::Presets::instance().validation_files())
-    for (const Json& c : doc["cases"]) sources[c["id"].get<std::string>()] = c["source"];
+    for (const Json& c : (*doc)["cases"]) sources[c["id"].get<std::string>()] = c["source"];
   std::size_t added = 0;
   for (const Json& c : r["cases"]) {
     const std::string id = c["id"];

@@ -223,11 +223,10 @@ void Presets::file(const std::string& path, const Document* doc) {
   } else if (path.rfind("validation/", 0) == 0) {
     // In file-name order, however the files came: the suite reports them in that order.
     const std::pair<std::string, const Document*> entry(stem(11), doc);
+    const std::lock_guard<std::mutex> lock(validation_mutex_);
     validation_sources_.insert(std::upper_bound(validation_sources_.begin(), validation_sources_.end(), entry,
                                                 [](const auto& a, const auto& b) { return a.first < b.first; }),
                                entry);
-    const std::lock_guard<std::mutex> lock(validation_mutex_);
-    validation_current_ = false;
   } else if (path == "devices.json") {
     devices_ = {doc, "devices"};
   } else if (path == "interconnects.json") {
@@ -274,14 +273,15 @@ bool Presets::add_file(const std::string& path, const std::string& text) {
   return true;
 }
 
-const std::vector<std::pair<std::string, Json>>& Presets::parsed_validation_files() const {
-  const std::lock_guard<std::mutex> lock(validation_mutex_);
-  if (!validation_current_) {
-    validation_.clear();
-    for (const auto& [name, doc] : validation_sources_) validation_.emplace_back(name, doc->get());
-    validation_current_ = true;
+std::vector<std::pair<std::string, const Json*>> Presets::validation_files() const {
+  std::vector<std::pair<std::string, const Document*>> sources;
+  {
+    const std::lock_guard<std::mutex> lock(validation_mutex_);
+    sources = validation_sources_;
   }
-  return validation_;
+  std::vector<std::pair<std::string, const Json*>> files;
+  for (const auto& [name, doc] : sources) files.emplace_back(name, &doc->get());
+  return files;
 }
 
 const Json& Presets::net(const std::string& key) const {

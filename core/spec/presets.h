@@ -45,8 +45,9 @@ class Presets {
   const Json* find_transformer(const std::string& key) const;  // nullptr when unknown
   std::vector<std::string> transformer_keys() const;
   // Validation case files (presets/validation/<name>.json: {"cases": [...]}, docs/validation.md),
-  // as (file stem, document) in file-name order.
-  const std::vector<std::pair<std::string, Json>>& validation_files() const { return parsed_validation_files(); }
+  // as (file stem, document) in file-name order: a snapshot, safe to keep while a host adds files
+  // (documents are never freed, so the pointers stay valid).
+  std::vector<std::pair<std::string, const Json*>> validation_files() const;
   const Json& devices() const { return devices_.get(); }
   const Json& interconnects() const { return interconnects_.get(); }
   const Json& software_list() const { return software_.get(); }
@@ -82,17 +83,13 @@ class Presets {
   bool has_file(const std::string& path) const;
   // Files a document under the sets below by its path (nets/, transformers/, validation/, the lists).
   void file(const std::string& path, const Document* doc);
-  const std::vector<std::pair<std::string, Json>>& parsed_validation_files() const;
 
   std::deque<Document> documents_;                             // a deque: adding a file moves none already read
   std::vector<std::string> paths_;                             // documents_' paths
   std::vector<std::pair<std::string, const Document*>> nets_;  // key = file stem of nets/<key>.json
   std::vector<std::pair<std::string, const Document*>> transformers_;  // key = file stem of transformers/<key>.json
   std::vector<std::pair<std::string, const Document*>> validation_sources_;  // validation/<name>.json
-  // The parsed list is rebuilt when a validation file was added since (validation_current_).
-  mutable std::mutex validation_mutex_;
-  mutable bool validation_current_ = false;
-  mutable std::vector<std::pair<std::string, Json>> validation_;
+  mutable std::mutex validation_mutex_;  // validation_sources_ grows when a host adds a file
   List devices_, interconnects_, software_, scenarios_, prices_, links_, clusters_, software_eras_;
 };
 

@@ -60,12 +60,12 @@ ValidationCase parse_validation_case(const Json& entry, const std::string& file)
 
 std::vector<ValidationCase> load_validation_cases() {
   std::vector<ValidationCase> cases;
-  const auto& files = Presets::instance().validation_files();
+  const auto files = Presets::instance().validation_files();
   // A build that leaves the cases out (the WebAssembly module) has none until its host adds them.
   if (files.empty())
     throw Error("no validation cases: this build leaves presets/validation/ out and none were added", "", "");
   for (const auto& [file, doc] : files) {
-    const Json& list = require_field(doc, "cases", "");
+    const Json& list = require_field(*doc, "cases", "");
     if (!list.is_array()) throw Error("validation/" + file + ".json: 'cases' must be a list", "", "cases");
     for (const Json& entry : list) cases.push_back(parse_validation_case(entry, file));
   }
