@@ -60,12 +60,6 @@ double read_positive(const Json& request, const std::string& field) {
   return v;
 }
 
-bool read_bool(const Json& request, const std::string& field) {
-  const Json& v = request[field];
-  if (!v.is_boolean()) throw Error("must be true or false, got " + echo(v), "", field);
-  return v.get<bool>();
-}
-
 std::string read_key(const Json& request, const std::string& field) {
   return read_string(request, field, "");
 }
@@ -327,17 +321,21 @@ const RequestField kRequestFields[] = {
     {"devices", nullptr},           // with "cluster"
     {"conv_algorithm", nullptr, read_conv_algorithm},
     {"workspace_limit_bytes",
-     [](const Json& q, Request& r) { r.scenario.cost.workspace_limit_bytes = read_positive(q, "workspace_limit_bytes"); }},
+     [](const Json& q, Request& r) {
+       r.scenario.cost.workspace_limit_bytes = read_positive(q, "workspace_limit_bytes");
+     }},
     {"fetch_bandwidth_gb_per_s",
      [](const Json& q, Request& r) {
        r.scenario.cost.fetch_bandwidth_gb_per_s = read_positive(q, "fetch_bandwidth_gb_per_s");
      }},
-    {"use_pipeline", [](const Json& q, Request& r) { r.scenario.use_pipeline = read_bool(q, "use_pipeline"); }},
+    {"use_pipeline", [](const Json& q, Request& r) { r.scenario.use_pipeline = read_bool(q, "use_pipeline", ""); }},
     {"parallel", read_parallel},
     {"workers", read_workers},
     {"scaling", read_scaling},
     {"hybrid_workers",
-     [](const Json& q, Request& r) { r.simulation.hybrid_workers = read_count(q["hybrid_workers"], "hybrid_workers", kMaxDevices); }},
+     [](const Json& q, Request& r) {
+       r.simulation.hybrid_workers = read_count(q["hybrid_workers"], "hybrid_workers", kMaxDevices);
+     }},
     {"collective", read_collective},
     {"bucket_bytes", read_bucket_bytes},
     {"sections",
@@ -353,20 +351,22 @@ const RequestField kRequestFields[] = {
     {"collective_library", read_collective_library},
     {"optimizer", read_optimizer},
     {"pipeline", read_pipeline},
-    {"overlap", [](const Json& q, Request& r) {
-       r.cluster_step.overlap = read_bool(q, "overlap");
+    {"overlap",
+     [](const Json& q, Request& r) {
+       r.cluster_step.overlap = read_bool(q, "overlap", "");
        r.cluster_step.overlap_given = true;
      }},
-    {"roofline", [](const Json& q, Request& r) { r.scenario.cost.roofline = read_bool(q, "roofline"); }},
+    {"roofline", [](const Json& q, Request& r) { r.scenario.cost.roofline = read_bool(q, "roofline", ""); }},
     {"training_scheme",
      [](const Json& q, Request& r) {
        r.scheme.training_scheme = read_training_scheme(q["training_scheme"]);
        r.scheme.has_training_scheme = true;
      }},
-    {"work_depth", [](const Json& q, Request& r) { r.layers.work_depth = read_bool(q, "work_depth"); }},
-    {"scheme_comparison", [](const Json& q, Request& r) { r.scheme.comparison = read_bool(q, "scheme_comparison"); }},
+    {"work_depth", [](const Json& q, Request& r) { r.layers.work_depth = read_bool(q, "work_depth", ""); }},
+    {"scheme_comparison",
+     [](const Json& q, Request& r) { r.scheme.comparison = read_bool(q, "scheme_comparison", ""); }},
     {"input_gradient",
-     [](const Json& q, Request& r) { r.scenario.cost.input_gradient = read_bool(q, "input_gradient"); }},
+     [](const Json& q, Request& r) { r.scenario.cost.input_gradient = read_bool(q, "input_gradient", ""); }},
     {"memory_format", read_memory_format},
     {"timing", read_timing},
     // Time and cost to train.
@@ -381,8 +381,9 @@ const RequestField kRequestFields[] = {
     {"algorithm", [](const Json& q, Request& r) { r.collective_command.algorithm = read_key(q, "algorithm"); }},
     {"bytes", read_bytes},
     {"link", read_link},
-    {"servers", [](const Json& q, Request& r) { r.collective_command.servers = read_count(q["servers"], "servers", kMaxDevices); }},
-    {"net", nullptr},  // last: it needs the profile, device and era
+    {"servers", [](const Json& q,
+                   Request& r) { r.collective_command.servers = read_count(q["servers"], "servers", kMaxDevices); }},
+    {"net", nullptr},         // last: it needs the profile, device and era
     {"batch_size", nullptr},  // with "net"
 };
 

@@ -54,13 +54,8 @@ void read_serving_request(const Json& request, ServingOptions& o) {
     o.free_memory_fraction =
         read_bounded(request, "kv_cache_free_gpu_mem_fraction", "kv_cache_free_gpu_mem_fraction", 0.01, 1);
   }
-  auto read_flag = [&](const char* field, bool& to) {
-    if (!request.contains(field)) return;
-    if (!request[field].is_boolean()) throw Error("must be true or false, got " + echo(request[field]), "", field);
-    to = request[field].get<bool>();
-  };
-  read_flag("cuda_graphs", o.cuda_graphs);
-  read_flag("mixed_steps", o.mixed_steps);
+  if (request.contains("cuda_graphs")) o.cuda_graphs = read_bool(request, "cuda_graphs", "");
+  if (request.contains("mixed_steps")) o.mixed_steps = read_bool(request, "mixed_steps", "");
   if (request.contains("block_size")) o.block_size = read_whole(request, "block_size", "block_size", 1, 1 << 16);
   if (request.contains("max_num_batched_tokens"))
     o.prefill_chunk_tokens = read_whole(request, "max_num_batched_tokens", "max_num_batched_tokens", 1, 1 << 24);

@@ -20,11 +20,6 @@ std::int64_t read_count_field(const Json& request, const char* field, std::int64
   return static_cast<std::int64_t>(n);
 }
 
-bool read_flag(const Json& request, const char* field) {
-  if (!request[field].is_boolean()) throw Error("must be true or false, got " + echo(request[field]), "", field);
-  return request[field].get<bool>();
-}
-
 }  // namespace
 
 const std::vector<std::string>& transformer_request_fields() {
@@ -142,7 +137,7 @@ TransformerRequest parse_transformer_request(const Json& given, const Device& de
   if (request.contains("cp")) p.cp = read_count_field(request, "cp", 1, 4096);
   if (request.contains("ep")) p.ep = read_count_field(request, "ep", 1, 65536);
   if (request.contains("virtual_stages")) p.virtual_stages = read_count_field(request, "virtual_stages", 1, 1024);
-  if (request.contains("sequence_parallel")) p.sequence_parallel = read_flag(request, "sequence_parallel");
+  if (request.contains("sequence_parallel")) p.sequence_parallel = read_bool(request, "sequence_parallel", "");
   const std::int64_t model_parallel =
       checked_multiply(checked_multiply(p.tp, p.pp, "tp", kMaxDevices), p.cp, "tp", kMaxDevices);
   if (request.contains("dp")) {
@@ -173,14 +168,15 @@ TransformerRequest parse_transformer_request(const Json& given, const Device& de
   if (request.contains("recompute")) o.recompute = parse_recompute(read_string(request, "recompute", ""), "recompute");
   if (request.contains("zero")) o.zero = static_cast<int>(read_count_field(request, "zero", 0, 3));
   if (request.contains("attention")) o.attention = parse_attention(read_string(request, "attention", ""), "attention");
-  if (request.contains("overlap")) o.overlap = read_flag(request, "overlap");
-  if (request.contains("reshard_after_forward")) o.reshard_after_forward = read_flag(request, "reshard_after_forward");
+  if (request.contains("overlap")) o.overlap = read_bool(request, "overlap", "");
+  if (request.contains("reshard_after_forward"))
+    o.reshard_after_forward = read_bool(request, "reshard_after_forward", "");
   if (request.contains("zero3_gather"))
     o.zero3_gather = parse_zero3_gather(read_string(request, "zero3_gather", ""), "zero3_gather");
   else if (!t.era.zero3_gather.empty())
     o.zero3_gather = parse_zero3_gather(t.era.zero3_gather, "software_era.zero3_gather");
-  if (request.contains("fp8_weight_copy")) o.fp8_weight_copy = read_flag(request, "fp8_weight_copy");
-  if (request.contains("fused_cross_entropy")) o.fused_cross_entropy = read_flag(request, "fused_cross_entropy");
+  if (request.contains("fp8_weight_copy")) o.fp8_weight_copy = read_bool(request, "fp8_weight_copy", "");
+  if (request.contains("fused_cross_entropy")) o.fused_cross_entropy = read_bool(request, "fused_cross_entropy", "");
   if (request.contains("optimizer")) {
     const std::string opt = read_string(request, "optimizer", "");
     if (!is_allowed("optimizer", opt)) throw Error("must be " + allowed_alternatives("optimizer"), "", "optimizer");

@@ -40,6 +40,12 @@ std::string read_string(const Json& obj, const std::string& field, const std::st
   return v.get<std::string>();
 }
 
+bool read_bool(const Json& obj, const std::string& field, const std::string& layer) {
+  const Json& v = require_field(obj, field, layer);
+  if (!v.is_boolean()) throw Error("must be true or false, got " + echo(v), layer, field);
+  return v.get<bool>();
+}
+
 Dim read_dim(const Json& value, const std::string& field, const std::string& layer) {
   if (value.is_number_integer()) return value.get<Dim>();
   if (value.is_number_float()) {

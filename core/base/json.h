@@ -15,6 +15,7 @@ using Json = nlohmann::ordered_json;
 // Readers of `obj[field]`; throw paleo::Error(layer, field) when missing or of the wrong kind.
 const Json& require_field(const Json& obj, const std::string& field, const std::string& layer);
 std::string read_string(const Json& obj, const std::string& field, const std::string& layer);
+bool read_bool(const Json& obj, const std::string& field, const std::string& layer);
 Dim read_dim(const Json& value, const std::string& field, const std::string& layer);
 // A list of integers of the given length (0 = any length >= 1).
 Shape read_dims(const Json& obj, const std::string& field, const std::string& layer,
