@@ -124,14 +124,18 @@ import { percent } from '../src/transformer.js';
     disconnectedCallback() { this.observer.disconnect(); }
     attributeChangedCallback() { if (this.isConnected) this.schedule(); }
 
-    // Several attribute changes in one task give one estimate.
+    // Several attribute changes in one task give one estimate. While the document is still being
+    // parsed, the element's children (a config script) may not all be there yet: the first
+    // estimate waits for the parser, so that a half-read config is never priced or reported.
     schedule() {
       if (this.pending) return;
       this.pending = true;
-      queueMicrotask(() => {
+      const run = () => {
         this.pending = false;
         this.render();
-      });
+      };
+      if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', run, { once: true });
+      else queueMicrotask(run);
     }
 
     // A config inside the element: <script type="application/json">{...}</script>.
