@@ -7,6 +7,8 @@ import { DEFAULTS, requests } from '../../web/src/state.js';
 import { attributesOf, requestOf } from '../../web/src/embed_attributes.js';
 import { transformerAttributesOf, transformerRequestOf } from '../../web/src/embed_transformer.js';
 import { transformerRequest } from '../../web/src/transformer_request.js';
+import { servingAttributesOf, servingRequestOf } from '../../web/src/embed_serving.js';
+import { inferenceRequest } from '../../web/src/serving_request.js';
 
 const roundTrip = (request) => {
   const attributes = new Map(attributesOf(request));
@@ -101,4 +103,48 @@ test('a transformer request field without an attribute is an error, never silent
     /no attribute for "kv_cache_dtype"/);
   assert.throws(() => transformerAttributesOf({ command: 'estimate', net: 'llama3_8b', precision: { compute: 'bf16' } }),
     /precision/);
+});
+
+// A serving element (task="serve"): the page's `inference` request through the attributes and
+// back, with the page's own builder.
+const servingRoundTrip = (request) => {
+  const attributes = new Map(servingAttributesOf(request));
+  assert.equal(attributes.get('task'), 'serve');
+  return servingRequestOf((name) => attributes.get(name) ?? null);
+};
+
+test('a serving request survives the snippet: defaults, a request rate, FP8 KV, speculative decoding, eager engines', () => {
+  const llama = { ...DEFAULTS, net: 'llama3_70b', tp: 8, t_task: 'serve' };
+  const scenarios = [
+    llama,
+    { ...llama, t_nodes: 2, pp: 2, prompt_len: 4096, generate_len: 512, s_concurrency: 64, kv_cache_dtype: 'fp8',
+      precision: 'fp8', t_cluster: 'dgx_h100_ndr', t_software_era: 'megatron_core_hopper_2024' },
+    { ...llama, s_load: 'request_rate', s_request_rate: 2.5 },
+    { ...llama, draft_tokens: 4, acceptance_rate: 0.6 },
+    { ...llama, s_cuda_graphs: false, s_mixed_steps: false },
+    { ...llama, net: 'llama3_8b', config: '{"model_type": "llama", "hidden_size": 2048, "num_hidden_layers": 16, ' +
+      '"num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 8192, "vocab_size": 128256}' },
+  ];
+  for (const state of scenarios) {
+    const request = inferenceRequest(state);
+    assert.deepEqual(servingRoundTrip(request), request);
+  }
+});
+
+test('serving attributes written by hand: the page\'s serving defaults, then each attribute', () => {
+  const attributes = new Map([['task', 'serve'], ['net', 'llama3_8b'], ['device', 'H100_SXM'], ['nodes', '1'],
+    ['per-node', '8'], ['precision', 'bf16'], ['tp', '2']]);
+  const get = (name) => attributes.get(name) ?? null;
+  assert.deepEqual(servingRequestOf(get), { command: 'inference', net: 'llama3_8b', device: 'H100_SXM', nodes: 1,
+    devices_per_node: 8, precision: 'bf16', tp: 2, prompt_len: 2048, generate_len: 256, concurrency: 32 });
+  for (const [name, value] of [['request-rate', '3'], ['cuda-graphs', 'false'], ['draft-tokens', '3'], ['kv-cache-dtype', 'fp8']]) {
+    attributes.set(name, value);
+  }
+  const request = servingRequestOf(get);
+  assert.equal(request.request_rate, 3);
+  assert.equal(request.concurrency, undefined);
+  assert.equal(request.cuda_graphs, false);
+  assert.equal(request.mixed_steps, undefined);  // the core's default, today's engines
+  assert.deepEqual(request.speculative, { draft_tokens: 3, acceptance_rate: 0.7 });
+  assert.equal(request.kv_cache_dtype, 'fp8');
 });

@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serve, launch, dist, root, cliApi, assertClose, assertLean, newPage, assertNoAxeViolations } from './helpers.mjs';
-import { bytes, count, ms } from '../../web/src/format.js';
+import { bytes, count, integer, ms } from '../../web/src/format.js';
 import { TRANSFORMER_EMBED_SECTIONS as SECTIONS } from '../../web/src/embed_transformer.js';
+import { SERVING_EMBED_SECTIONS as SERVING_SECTIONS } from '../../web/src/embed_serving.js';
 
 const mistral = readFileSync(join(root, 'tests', 'data', 'hf', 'Mistral-7B-v0.1.config.json'), 'utf8');
 const qwen = readFileSync(join(root, 'tests', 'data', 'hf', 'Qwen2-7B.config.json'), 'utf8');
@@ -177,5 +178,60 @@ test('a pasted Hugging Face config goes into the snippet as its config attribute
   assert.deepEqual(sent.net, JSON.parse(mistral));
   assertClose(result, cliApi(sent), 1e-12);
   await doc.close();
+  await embedServer.close();
+});
+
+// task="serve": the model served under load. The element sends the page's `inference` request and
+// shows the CLI's time to first token, time per output token and throughput, from disk and over http.
+const SERVING = { id: 'serve', markup: '<paleo-estimate id="serve" task="serve" net="llama3_70b" device="H100_SXM" ' +
+  'nodes="1" per-node="8" precision="fp8" tp="8" prompt-len="2048" generate-len="256" concurrency="32" ' +
+  'kv-cache-dtype="fp8"></paleo-estimate>',
+  request: { command: 'inference', net: 'llama3_70b', ...H100_NODE, precision: 'fp8', tp: 8, prompt_len: 2048,
+    generate_len: 256, concurrency: 32, kv_cache_dtype: 'fp8', sections: SERVING_SECTIONS } };
+
+async function checkServing(page) {
+  await page.waitForFunction(() => document.getElementById('serve')?.result, null, { timeout: 60000 });
+  const { sent, result, text } = await page.locator('#serve').evaluate(async (e) => ({ sent: await e.request(),
+    result: e.result, text: e.shadowRoot.textContent }));
+  assert.deepEqual(sent, SERVING.request);
+  const { sections: _, ...whole } = SERVING.request;
+  const cli = cliApi(whole);
+  assert.ok(cli.ok && result.ok, JSON.stringify(cli.error ?? result.error));
+  assertLean(result, cli, SERVING_SECTIONS, 1e-12);
+  const s = cli.serving;
+  for (const shown of [ms(s.ttft_ms) + ' ms', ms(s.tpot_ms) + ' ms', count(s.total_output_tokens_per_s),
+    integer(s.max_concurrency), `±${(cli.expected_error.median_abs_error * 100).toFixed(1)} %`]) {
+    assert.ok(text.includes(shown), `"${shown}" not in: ${text}`);
+  }
+}
+
+test('a serving element (task="serve"): the CLI\'s TTFT, TPOT and tokens/s over http and from disk; axe 0', async () => {
+  const page = await newPage(browser);
+  const served = await serve(dist, { '/serve.html': doc([SERVING]) });
+  await page.goto(served.url + '/serve.html');
+  await checkServing(page);
+  await assertNoAxeViolations(page, 'a documentation page with a serving element');
+  assert.deepEqual(page.errors, []);
+  await served.close();
+  const dir = mkdtempSync(join(tmpdir(), 'paleo-embed-serve-'));
+  copyFileSync(join(dist, 'paleo-embed.js'), join(dir, 'paleo-embed.js'));
+  writeFileSync(join(dir, 'doc.html'), doc([SERVING]));
+  await page.goto(pathToFileURL(join(dir, 'doc.html')).href);
+  await checkServing(page);
+  await page.close();
+});
+
+test('"Embed snippet" in the serving view writes the page\'s inference request; the element shows its numbers', async () => {
+  const { snippet, shown } = await snippetOf('#net=llama3_70b&device=H100_SXM&tp=8&t_nodes=1&t_per_node=8&t_task=serve' +
+    '&s_concurrency=16&prompt_len=1024&generate_len=128&s_cuda_graphs=0');
+  assert.match(snippet, /<paleo-estimate task="serve" net="llama3_70b" /);
+  assert.match(snippet, / concurrency="16" /);
+  assert.match(snippet, / cuda-graphs="false"/);
+  const { doc: page, embedServer, sent, result, text } = await embedded(snippet);
+  assert.deepEqual(sent, { ...shown.requests.inference, sections: SERVING_SECTIONS });
+  assert.equal(sent.cuda_graphs, false);
+  assertLean(result, shown.transformer, SERVING_SECTIONS, 1e-12);
+  assert.ok(text.includes(ms(result.serving.tpot_ms) + ' ms'), text);
+  await page.close();
   await embedServer.close();
 });

@@ -59,6 +59,16 @@ test('a change re-estimates, a request rate is solved for, and an error is marke
   const page = await open(HASH);
   await afterUpdate(page, () => page.fill('#s_concurrency', '64'));
   assert.equal((await shown(page)).requests.inference.concurrency, 64);
+  // Today's engines by default (the core's): unticked, the request says so and the answer is the CLI's.
+  assert.equal(await page.isChecked('#s_cuda_graphs'), true);
+  assert.equal(await page.isChecked('#s_mixed_steps'), true);
+  await afterUpdate(page, () => page.uncheck('#s_cuda_graphs'));
+  const eager = await shown(page);
+  assert.equal(eager.requests.inference.cuda_graphs, false);
+  assert.equal(eager.transformer.serving.cuda_graphs, false);
+  assertClose(eager.transformer, cliApi(eager.requests.inference), 1e-12);
+  await afterUpdate(page, () => page.uncheck('#s_mixed_steps'));
+  assert.equal((await shown(page)).transformer.serving.mixed_steps, false);
   await afterUpdate(page, () => page.selectOption('#s_load', 'request_rate'));
   const rate = await shown(page);
   assert.equal(rate.requests.inference.request_rate, 4);

@@ -7,6 +7,7 @@
 import { EMBED_ATTRIBUTE_NAMES, EMBED_SECTIONS, requestOf } from '../src/embed_attributes.js';
 import { TRANSFORMER_ATTRIBUTES, TRANSFORMER_EMBED_SECTIONS, TRANSFORMER_ONLY_ATTRIBUTES,
   transformerRequestOf } from '../src/embed_transformer.js';
+import { SERVING_ATTRIBUTES, SERVING_EMBED_SECTIONS, SERVING_TASK, servingRequestOf } from '../src/embed_serving.js';
 import { bytes, count, duration, expectedErrorText, integer, money, ms } from '../src/format.js';
 import { percent } from '../src/transformer.js';
 
@@ -104,7 +105,8 @@ import { percent } from '../src/transformer.js';
 
   class PaleoEstimate extends HTMLElement {
     static get observedAttributes() {
-      return [...new Set([...EMBED_ATTRIBUTE_NAMES, ...TRANSFORMER_ATTRIBUTES.map(([name]) => name), 'config-url'])];
+      return [...new Set([...EMBED_ATTRIBUTE_NAMES, ...TRANSFORMER_ATTRIBUTES.map(([name]) => name), 'config-url', 'task',
+        ...SERVING_ATTRIBUTES.map(([name]) => name)])];
     }
 
     constructor() {
@@ -143,13 +145,17 @@ import { percent } from '../src/transformer.js';
       return [...this.children].find((n) => n.localName === 'script' && n.type === 'application/json') ?? null;
     }
 
-    // A transformer's element: an attribute only a transformer has, a config, or a preset net the
-    // core says is a transformer.
+    // A transformer's element: an attribute only a transformer has, a config, a serving task, or a
+    // preset net the core says is a transformer.
     async isTransformer() {
-      if (TRANSFORMER_ONLY_ATTRIBUTES.some((name) => this.hasAttribute(name)) || this.configScript()) return true;
+      if (TRANSFORMER_ONLY_ATTRIBUTES.some((name) => this.hasAttribute(name)) || this.configScript() ||
+        this.serves()) return true;
       const net = this.getAttribute('net');
       return Boolean(net) && !this.hasAttribute('spec-z') && isTransformerNet(net);
     }
+
+    // task="serve": the transformer served under load (an `inference` request), not trained.
+    serves() { return this.getAttribute('task') === SERVING_TASK; }
 
     // The request document of docs/api.md for the attributes (the tables the page's snippet is
     // written from: web/src/embed_attributes.js for a CNN, web/src/embed_transformer.js for a
@@ -161,6 +167,7 @@ import { percent } from '../src/transformer.js';
         const url = get('config-url');
         const config = script ? script.textContent : url && !get('config') ? await fetchConfig(url) : null;
         try {
+          if (this.serves()) return { ...servingRequestOf(get, config), sections: SERVING_EMBED_SECTIONS };
           return { ...transformerRequestOf(get, config), sections: TRANSFORMER_EMBED_SECTIONS };
         } catch (e) {
           throw new Error('the config is not JSON: ' + ((e && e.message) || e));
@@ -192,7 +199,8 @@ import { percent } from '../src/transformer.js';
         this.dispatchEvent(new CustomEvent('paleo-error', { detail: response.error.message, bubbles: true, composed: true }));
         return;
       }
-      if (response.kind === 'transformer') this.showTransformer(response, style);
+      if (response.serving) this.showServing(response, style);
+      else if (response.kind === 'transformer') this.showTransformer(response, style);
       else this.showCnn(response, style);
       this.dispatchEvent(new CustomEvent('paleo-result', { detail: response, bubbles: true, composed: true }));
     }
@@ -222,6 +230,36 @@ import { percent } from '../src/transformer.js';
           `${layout.join(' · ')}${p.sequence_parallel ? ' + SP' : ''}; global batch ${integer(p.global_batch)} × ` +
           `${integer(p.seq_len)} tokens · Paleo estimate`, 'sub'), table];
       if (t.expected_error) parts.push(node('p', expectedErrorText(t.expected_error), 'band'));
+      this.shadowRoot.replaceChildren(...style, ...parts);
+    }
+
+    // A served transformer's time to first token, time per output token, throughput and the
+    // requests its KV cache holds, in the page's formats (its cards: web/src/serving_view.js).
+    showServing(r, style) {
+      const s = r.serving;
+      const table = node('table');
+      const row = (label, value, note, cls) => {
+        const tr = node('tr', null, cls);
+        tr.append(node('th', label), node('td', value), node('td', note, 'scheme'));
+        table.append(tr);
+      };
+      const inFlight = integer(Math.round(s.concurrency * 100) / 100);
+      row('Time to first token', ms(s.ttft_ms) + ' ms', `prompt of ${integer(r.prompt_len)} tokens`, 'step');
+      row('Time per output token', ms(s.tpot_ms) + ' ms', `${inFlight} requests in flight`, 'step');
+      row('Request latency', ms(s.e2e_latency_ms) + ' ms', `${integer(r.generate_len)} output tokens`);
+      row('Output tokens/s', count(s.total_output_tokens_per_s), `${count(s.output_tokens_per_s_per_gpu)} per GPU`);
+      row('Requests/s', s.total_requests_per_s.toPrecision(3), s.saturated ? 'saturated: requests queue' : 'steady state',
+        s.saturated ? 'bad' : undefined);
+      row('Max concurrency', integer(s.max_concurrency), `KV cache ${bytes(s.kv_cache.capacity_bytes)} per GPU`,
+        s.max_concurrency ? undefined : 'bad');
+      row('Memory per GPU', bytes(r.memory_per_device_bytes),
+        (r.fits ? 'fits in ' : 'does not fit in ') + bytes(r.capacity_bytes), r.fits ? undefined : 'bad');
+      const devices = s.replicas * s.devices_per_replica;
+      const parts = [node('div', r.model.name, 'title'),
+        node('div', `served on ${devices} × ${r.device.name}: ${s.replicas} replica${s.replicas > 1 ? 's' : ''} of ` +
+          `${s.devices_per_replica} GPU${s.devices_per_replica > 1 ? 's' : ''} (TP ${r.tp}), ${r.precision.name}; ` +
+          `continuous batching${s.cuda_graphs ? ', CUDA graphs' : ''} · Paleo estimate`, 'sub'), table];
+      if (r.expected_error) parts.push(node('p', expectedErrorText(r.expected_error), 'band'));
       this.shadowRoot.replaceChildren(...style, ...parts);
     }
 

@@ -88,7 +88,8 @@ export function transformerAttributesOf(request) {
 
 // The page's inputs for the attributes (`get(name)`: the value, or null when absent); `config`:
 // a config's JSON text from elsewhere (a child script, a URL), which a config attribute overrides.
-function stateOf(get, config) {
+// Also the start of a serving element's inputs (embed_serving.js).
+export function transformerStateOf(get, config = null) {
   const state = { ...ELEMENT_STATE, config: config ?? '' };
   for (const [name, , key, kind] of TRANSFORMER_ATTRIBUTES) {
     const text = get(name);
@@ -124,7 +125,7 @@ function parsedOr(text) {
 // through the page's billions) go to the request as given. Throws a SyntaxError for a config that
 // is not JSON.
 export function transformerRequestOf(get, config = null) {
-  const request = transformerRequest(stateOf(get, config));
+  const request = transformerRequest(transformerStateOf(get, config));
   const dp = get('dp');
   if (dp !== null && dp !== '') request.dp = Number(dp);
   const tokens = get('train-tokens');

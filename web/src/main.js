@@ -9,6 +9,8 @@ import { DEFAULTS, compress, isNumberKey, parseWorkers, readLink, requests, toHa
 import { csv, download, el } from './dom.js';
 import { attributesOf } from './embed_attributes.js';
 import { embedSnippet } from './embed_snippet.js';
+import { servingAttributesOf } from './embed_serving.js';
+import { inferenceRequest } from './serving_request.js';
 import { transformerAttributesOf } from './embed_transformer.js';
 import { showLinkNote, wireImport } from './import_drop.js';
 import { netKind, netFromText } from './net_text.js';
@@ -509,13 +511,14 @@ async function copy(text, what) {
 // The <paleo-estimate> markup for the current configuration: the attributes of the `estimate`
 // request the page sends (embed_attributes.js, the table the element reads them back with), and a
 // pasted spec compressed (built with DOM APIs: embed_snippet.js). A transformer's: the attributes of
-// the training request the transformer view sends (embed_transformer.js); null, with a status
-// message, while its pasted config is not JSON.
+// the training request the transformer view sends (embed_transformer.js), or of its serving request
+// (embed_serving.js); null, with a status message, while its pasted config is not JSON.
 function currentEmbedSnippet() {
   const script = new URL('paleo-embed.js', location.href).href;
   if (isTransformer(state)) {
     try {
-      return embedSnippet(script, transformerAttributesOf(transformerRequest(state)));
+      return embedSnippet(script, state.t_task === 'serve' ? servingAttributesOf(inferenceRequest(state))
+        : transformerAttributesOf(transformerRequest(state)));
     } catch (e) {
       status('No embed snippet: ' + (e instanceof SyntaxError ? 'the config is not JSON' : e.message));
       return null;

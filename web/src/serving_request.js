@@ -11,6 +11,9 @@ export const SERVING_DEFAULTS = {
   s_concurrency: 32, s_request_rate: 4,
   kv_cache_dtype: '',         // '': the activations' format
   draft_tokens: 0, acceptance_rate: 0.7,
+  // Today's engines (the core's defaults): decode steps replay CUDA graphs, and new prompts ride in
+  // the decode step's pass. Off: an eager engine of 2023.
+  s_cuda_graphs: true, s_mixed_steps: true,
 };
 
 // The request field an error names -> the id of the input that sets it.
@@ -27,6 +30,8 @@ export function inferenceRequest(state) {
   if (state.s_load === 'request_rate') request.request_rate = state.s_request_rate;
   else request.concurrency = state.s_concurrency;
   if (state.kv_cache_dtype) request.kv_cache_dtype = state.kv_cache_dtype;
+  if (!state.s_cuda_graphs) request.cuda_graphs = false;
+  if (!state.s_mixed_steps) request.mixed_steps = false;
   if (state.draft_tokens > 0) {
     request.speculative = { draft_tokens: state.draft_tokens, acceptance_rate: state.acceptance_rate };
   }
