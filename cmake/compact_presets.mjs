@@ -1,8 +1,7 @@
 // Writes a compact copy of presets/ for the WebAssembly modules (CMakeLists.txt,
 // PALEO_PRESETS_COMPACT): each JSON file without the whitespace between its tokens, and, with
-// --drop-records (the estimate-only module's, docs/embed.md), without the records no estimate
-// reads: each software era's fit (its residuals, cases, notes and sources), the nets' sources and
-// notes.
+// --drop-records, without the records the core never reads (no answer carries them): each
+// software era's fit (its residuals, cases, notes and sources), the nets' sources and notes.
 // Every kept token is copied as written (a number's text too, so "1.0" stays a float), and the
 // copy is checked against the file parsed with those members deleted.
 // Usage: node compact_presets.mjs <presets dir> <output dir> [--drop-records]
