@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the native CLI, tests and benchmarks (build/native) and the WebAssembly module
-# (build/wasm). Usage: scripts/build.sh [native|wasm|all]
+# Builds the native CLI, tests and benchmarks (build/native) and the WebAssembly modules
+# (build/wasm; build/wasm-estimate, the embed's). Usage: scripts/build.sh [native|wasm|all]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
@@ -17,6 +17,10 @@ fi
 if [ "$what" = wasm ] || [ "$what" = all ]; then
   # Debian's Emscripten runs node scripts that need acorn from /usr/share/nodejs.
   export NODE_PATH=/usr/share/nodejs
-  emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DPALEO_WERROR=ON >/dev/null
+  emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DPALEO_WERROR=ON "${launcher[@]}" >/dev/null
   cmake --build build/wasm -j"$jobs"
+  # The embed's module: estimate commands only, compiled for size (docs/embed.md).
+  emcmake cmake -S . -B build/wasm-estimate -DCMAKE_BUILD_TYPE=Release -DPALEO_WERROR=ON -DPALEO_ESTIMATE_ONLY=ON \
+    "${launcher[@]}" >/dev/null
+  cmake --build build/wasm-estimate -j"$jobs"
 fi

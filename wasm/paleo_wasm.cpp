@@ -1,5 +1,6 @@
 // The WebAssembly binding: the core's one JSON entry point, exposed to JavaScript with embind.
 // handle_request_json never throws; the catch here is the last guard against an abort.
+// addPresetFile is wasm/preset_files_binding.cpp's.
 #include <emscripten/bind.h>
 
 #include <exception>
@@ -20,14 +21,6 @@ std::string handle(const std::string& request_json) {
   }
 }
 
-std::string add_preset_file(const std::string& path, const std::string& text) {
-  try {
-    return paleo::add_preset_file_json(path, text);
-  } catch (...) {
-    return std::string(R"({"ok":false,"error":{"message":"internal error","layer":"","field":"path"}})");
-  }
-}
-
 std::string version() { return paleo::kVersion; }
 
 }  // namespace
@@ -35,5 +28,4 @@ std::string version() { return paleo::kVersion; }
 EMSCRIPTEN_BINDINGS(paleo) {
   emscripten::function("handle", &handle);
   emscripten::function("version", &version);
-  emscripten::function("addPresetFile", &add_preset_file);
 }

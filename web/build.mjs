@@ -1,7 +1,8 @@
 // Builds web/dist/: the page (bundled with esbuild), its worker (the WebAssembly module's glue
-// included), the module itself from build/wasm, paleo-embed.js (the single-file module plus the
-// <paleo-estimate> element) and an example page that embeds it.
-import { build } from 'esbuild';
+// included), the module itself from build/wasm, paleo-embed.js (the estimate-only module of
+// build/wasm-estimate plus the <paleo-estimate> element) and an example page that embeds it.
+import { build, transform } from 'esbuild';
+import { deflateRawSync } from 'node:zlib';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,12 @@ for (const file of ['wasm/paleo.js', 'wasm/paleo.wasm', 'wasm/paleo-single.js', 
     console.error(`missing ${join('build/wasm', file)}: run scripts/build.sh wasm first`);
     process.exit(1);
   }
+}
+// The embed's module: the estimate-only build (PALEO_ESTIMATE_ONLY, docs/embed.md), single-file.
+const estimateModule = join(root, 'build', 'wasm-estimate', 'wasm', 'paleo-estimate.js');
+if (!existsSync(estimateModule)) {
+  console.error('missing build/wasm-estimate/wasm/paleo-estimate.js: run scripts/build.sh wasm first');
+  process.exit(1);
 }
 mkdirSync(dist, { recursive: true });
 rmSync(join(dist, 'paleo.js'), { force: true });  // bundled into the workers since they run the core
@@ -62,11 +69,22 @@ await build({ ...common, entryPoints: [join(web, 'src', 'worker.js')], format: '
   define: { 'import.meta.url': 'self.location.href' } });
 
 // One function around both: createPaleo stays private to the script, and the module's own export
-// code sees no CommonJS or AMD loader of the host page, nor `fetch`: the module is inlined (a data:
-// URL), and the loader would try to fetch it first, which a page's connect-src policy blocks.
+// code sees no CommonJS or AMD loader of the host page, nor `fetch`: the module is inlined, and the
+// loader would try to fetch it first, which a page's connect-src policy blocks.
+// The module's bytes leave the glue's data: URL (left empty) for PALEO_WASM_DEFLATED: raw deflate,
+// base64, which the element inflates and hands to createPaleo (web/embed/element.js). Base64 of the
+// plain module gzips to 1.4 times the module's own gzip; base64 of deflated bytes to about its size.
 // The element is bundled with what it imports (the attribute table, the page's formatters).
-const element = await build({ ...common, entryPoints: [join(web, 'embed', 'element.js')], format: 'iife', write: false });
+const inlined = /data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)/;
+const estimateGlue = readFileSync(estimateModule, 'utf8');
+const [, wasmBase64] = estimateGlue.match(inlined);
+const wasmDeflated = deflateRawSync(Buffer.from(wasmBase64, 'base64'), { level: 9 }).toString('base64');
+const element = await build({ ...common, entryPoints: [join(web, 'embed', 'element.js')], format: 'iife', write: false,
+  define: { PALEO_WASM_DEFLATED: JSON.stringify(wasmDeflated) } });
+// The glue minified as the page's scripts are (Emscripten's own minifier leaves a third more).
+const glueMinified = (await transform(estimateGlue.replace(inlined, 'data:application/octet-stream;base64,'),
+  { minify: true, target: 'es2020' })).code;
 writeFileSync(join(dist, 'paleo-embed.js'), '/* paleo-embed.js: the Paleo WebAssembly module and the <paleo-estimate> ' +
-  'element (docs/embed.md). */\n(function (module, exports, define, fetch) {\n' + readFileSync(join(wasm, 'paleo-single.js'), 'utf8') + '\n' +
+  'element (docs/embed.md). */\n(function (module, exports, define, fetch) {\n' + glueMinified + '\n' +
   element.outputFiles[0].text + '\n})();\n');
 console.log('paleo: web/dist built');

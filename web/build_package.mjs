@@ -42,9 +42,10 @@ writeFileSync(join(out, 'presets_left_out.js'), '// presets/ files the core modu
   'to it when a request needs them.\nexport default ' +
   JSON.stringify(Object.fromEntries(leftOut.map((path) => [path, readFileSync(join(root, 'presets', path), 'utf8')]))) + ';\n');
 // The element's script, bundled with what it imports (the attribute table, the page's formatters),
-// uses a global createPaleo: in this module, the import stands for it.
+// uses a global createPaleo: in this module, the import stands for it, and carries the module
+// (PALEO_WASM_DEFLATED null: no module inlined beside the element, as paleo-embed.js has).
 const element = await build({ entryPoints: [join(web, 'embed', 'element.js')], bundle: true, format: 'esm',
-  target: 'es2020', write: false, logLevel: 'warning' });
+  target: 'es2020', write: false, logLevel: 'warning', define: { PALEO_WASM_DEFLATED: 'null' } });
 writeFileSync(join(out, 'element.js'), readFileSync(join(source, 'element_entry.js'), 'utf8') + '\n' +
   element.outputFiles[0].text);
 for (const file of ['index.d.ts', 'element.d.ts', 'README.md', 'CHANGELOG.md']) copyFileSync(join(source, file), join(out, file));

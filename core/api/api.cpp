@@ -3,7 +3,6 @@
 #include <cmath>
 #include <exception>
 
-#include "core/api/transformer_response.h"
 #include "core/api/answer_sections.h"
 #include "core/api/command_handlers.h"
 #include "core/api/command_registry.h"
@@ -239,7 +238,13 @@ Json dispatch(const Json& request) {
   };
   const CommandSpec* command = find_command(r.command);
   if (command && command->any_net) return command->handle_parsed(r, r.warnings);
-  if (r.is_transformer) return lean(transformer_response(r));
+  if (r.is_transformer) {
+    if (!command || !command->handle_transformer)
+      throw Error("command '" + r.command +
+                      "' is for CNN specs; a transformer takes estimate, layers, summary, plan or inference",
+                  "", "command");
+    return lean(command->handle_transformer(r));
+  }
   if (!command || !command->handle_parsed)
     throw Error("unknown command '" + r.command + "' (known: " + known_command_list() + ")", "", "command");
   // Every CNN answer that lists warnings (docs/api.md, "Warnings") lists them, empty when none.

@@ -7,7 +7,6 @@
 #include "core/api/command_handlers.h"
 #include "core/base/error.h"
 #include "core/base/version.h"
-#include "core/calibration/calibration.h"
 #include "core/calibration/robust_loss.h"
 #include "core/cluster/collectives.h"
 #include "core/cost/conv_algorithms.h"
@@ -18,7 +17,6 @@
 #include "core/training_scheme/model_averaging.h"
 #include "core/training_scheme/parameter_server.h"
 #include "core/transformer/training_options.h"
-#include "core/validation/validation_suite.h"
 
 namespace paleo {
 namespace {
@@ -488,11 +486,6 @@ Json field_json(const FieldSpec& f) {
   return j;
 }
 
-// validate and calibrate run whole requests of their own: through the API, handed down to them so
-// that the layers below include nothing of it.
-Json validate_answer(const Json& request) { return validation_response(request, handle_request); }
-Json calibrate_answer(const Json& request) { return calibration_response(request, handle_request); }
-
 }  // namespace
 
 std::vector<std::string> gradient_collective_names() {
@@ -500,31 +493,6 @@ std::vector<std::string> gradient_collective_names() {
   for (CollectiveAlgorithm a : flat_algorithms(CollectiveOp::kAllReduce)) names.push_back(collective_algorithm_name(a));
   names.push_back(collective_algorithm_name(CollectiveAlgorithm::kHierarchical));
   return names;
-}
-
-const std::vector<CommandSpec>& command_specs() {
-  // The unknown-command error lists these in this order.
-  static const std::vector<CommandSpec> commands = {
-      {"estimate", "a step's time per layer and in total, with the cluster, scaling and time to train asked for",
-       nullptr, estimate_answer, false, true},
-      {"simulate", "the original's data-, model- or hybrid-parallel simulation of a CNN", nullptr, simulate_answer,
-       false, true},
-      {"layers", "each layer's shapes, work and time on one device", nullptr, layers_answer, false, true},
-      {"summary", "each layer's output shape and parameters, without a device", nullptr, summary_answer, false, false},
-      {"collective", "the time of one collective operation on a link or cluster", nullptr, collective_answer, false,
-       true},
-      {"search", "the fastest layer-wise parallelization of a CNN over devices", nullptr, search_answer, false, true},
-      {"plan", "a transformer's layouts that fit, fastest first", nullptr, transformer_only_answer, false, false},
-      {"inference", "a transformer's prefill and decode times", nullptr, transformer_only_answer, false, false},
-      {"validate", "the estimates of the validation cases against their published measurements", validate_answer,
-       nullptr, false, false},
-      {"calibrate", "kernel-efficiency parameters fitted to measured times", calibrate_answer, nullptr, false, false},
-      {"presets", "the preset nets, devices, clusters, eras and names a request may use", nullptr, presets_answer,
-       true, false},
-      {"version", "the core's version and its model profiles", nullptr, version_answer, true, false},
-      {"schema", "this description of every command and its fields", schema_answer, nullptr, false, false},
-  };
-  return commands;
 }
 
 const std::vector<FieldSpec>& field_specs() {

@@ -49,9 +49,13 @@ struct CommandSpec {
   Json (*handle_parsed)(const Request& r, std::vector<std::string>& warnings) = nullptr;
   bool any_net = false;         // answered the same whatever the net (version, presets)
   bool lists_warnings = false;  // a CNN answer lists the request's warnings
+  // A transformer's answer (core/api/transformer_response.h); null: the command is a CNN's.
+  Json (*handle_transformer)(const Request& r) = nullptr;
 };
 
-// In the order of docs/api.md; fields in reading order of their first command.
+// In the order of docs/api.md; fields in reading order of their first command. The command table
+// is a file of its own, core/api/command_table.cpp, so that a build may link fewer commands: the
+// estimate-only module links core/api/estimate_only/command_table.cpp instead (docs/embed.md).
 const std::vector<CommandSpec>& command_specs();
 const std::vector<FieldSpec>& field_specs();
 

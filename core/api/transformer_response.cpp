@@ -268,13 +268,9 @@ Json summary_json(const Request& r) {
 
 }  // namespace
 
-Json transformer_response(const Request& r) {
-  if (r.command == "estimate" || r.command == "layers") return estimate_json(r);
-  if (r.command == "summary") return summary_json(r);
-  if (r.command == "plan") return plan_json(r);
-  if (r.command == "inference") return inference_json(r);
-  throw Error("command '" + r.command + "' is for CNN specs; a transformer takes estimate, layers, summary, plan or inference",
-              "", "command");
-}
+Json transformer_estimate_answer(const Request& r) { return estimate_json(r); }
+Json transformer_summary_answer(const Request& r) { return summary_json(r); }
+Json transformer_plan_answer(const Request& r) { return plan_json(r); }
+Json transformer_inference_answer(const Request& r) { return inference_json(r); }
 
 }  // namespace paleo

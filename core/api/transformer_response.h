@@ -6,6 +6,11 @@
 
 namespace paleo {
 
-Json transformer_response(const Request& request);
+// A transformer's answer to each command that takes one (the registry's handle_transformer,
+// core/api/command_registry.h): estimate and layers give the same answer.
+Json transformer_estimate_answer(const Request& request);
+Json transformer_summary_answer(const Request& request);
+Json transformer_plan_answer(const Request& request);
+Json transformer_inference_answer(const Request& request);
 
 }  // namespace paleo

@@ -1,9 +1,11 @@
 // <paleo-estimate>: a compact Paleo result inside any page. web/build.mjs bundles this (with the
-// attribute table and the page's formatters it imports) and appends it to the single-file
-// WebAssembly build (which defines createPaleo), wrapping both in one function, so the script adds
-// nothing to the page's globals but the element. The module loads once for all elements on the page.
+// attribute table and the page's formatters it imports) and appends it to the glue of the
+// estimate-only WebAssembly build (which defines createPaleo), wrapping both in one function, so
+// the script adds nothing to the page's globals but the element. The module itself is inlined
+// deflated (PALEO_WASM_DEFLATED, base64): three quarters of the download of the module as plain
+// base64 (docs/performance.md). The module loads once for all elements on the page.
 // A transformer's element is built with the page's own transformer request (embed_transformer.js).
-/* global createPaleo */
+/* global createPaleo, PALEO_WASM_DEFLATED */
 import { EMBED_ATTRIBUTE_NAMES, EMBED_SECTIONS, requestOf } from '../src/embed_attributes.js';
 import { TRANSFORMER_ATTRIBUTES, TRANSFORMER_EMBED_SECTIONS, TRANSFORMER_ONLY_ATTRIBUTES,
   transformerRequestOf } from '../src/embed_transformer.js';
@@ -13,7 +15,17 @@ import { percent } from '../src/transformer.js';
 
 {
   let modulePromise = null;
-  const load = () => (modulePromise ??= createPaleo());
+  let wasmPromise = null;
+  // The module's bytes, inflated by the browser's own zlib (no fetch: the script works from file://).
+  const wasmBinary = () => (wasmPromise ??= (async () => {
+    const deflated = Uint8Array.from(atob(PALEO_WASM_DEFLATED), (c) => c.charCodeAt(0));
+    const stream = new Blob([deflated]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  })());
+  // null: the module is createPaleo's own (the npm package's element, web/build_package.mjs).
+  const moduleOptions = () => (PALEO_WASM_DEFLATED === null ? Promise.resolve({})
+    : wasmBinary().then((binary) => ({ wasmBinary: binary })));
+  const load = () => (modulePromise ??= moduleOptions().then((options) => createPaleo(options)));
 
   // The core's response; anything the module throws (a RangeError for a request nested too deep)
   // is an error response, and the next estimate gets a fresh module: a throw can leave the
