@@ -72,6 +72,10 @@ test('prototxt pasted into the spec box', async () => {
   // conv 3x3, VALID (no pad): 30x30x8 at batch 1 (the spec's), 2 FLOPs per multiply-add; then 7200 x 10.
   assert.equal(forwardFlops2017(shown.request), 2 * 30 * 30 * 8 * 27 + 2 * 7200 * 10);
   assert.equal(await page.locator('#link-note').isVisible(), false);
+  // The embed's module reads Paleo specs only (docs/embed.md): no snippet, and the page says why.
+  await page.click('#copy-embed');
+  assert.match(await page.locator('#action-status').textContent(),
+    /^No embed snippet: the embed reads Paleo specs, and an imported Caffe prototxt is converted by the page only/);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -530,6 +530,12 @@ function currentEmbedSnippet() {
   } catch {
     estimate = requests({ ...state, spec: '' }).estimate;  // a spec that is not JSON yet: as pasted, below
   }
+  // The embed's estimate-only module has no importers (docs/embed.md): an imported net's element
+  // would show an error, so the page says so instead of copying it.
+  if (state.spec.trim() && netKind(state.spec).startsWith('Imported')) {
+    status(`No embed snippet: the embed reads Paleo specs, and an imported ${netKind(state.spec).slice(9)} is converted by the page only`);
+    return null;
+  }
   const attrs = attributesOf(estimate);
   if (state.spec.trim()) attrs.push(['spec-z', compress(specAsJson(state.spec))]);
   return embedSnippet(script, attrs);

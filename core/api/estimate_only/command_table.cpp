@@ -1,5 +1,6 @@
 // The estimate-only module's commands (PALEO_ESTIMATE_ONLY, docs/embed.md), in place of
-// core/api/command_table.cpp: what the <paleo-estimate> element and a first estimate ask for.
+// core/api/command_table.cpp: what the <paleo-estimate> element (a CNN, a transformer trained or
+// served) and a first estimate ask for.
 // The other commands stay in the table, answered with an error that names where they are, so
 // that `schema` and the unknown-command error list the API as it is; their code is not linked.
 #include "core/api/command_handlers.h"
@@ -12,8 +13,8 @@ namespace {
 
 Json left_out_answer(const Json& request) {
   throw Error("command '" + request.at("command").get<std::string>() +
-                  "' is not in this estimate-only build (it answers estimate, layers, summary, presets, version "
-                  "and schema): the page, the CLI and the npm package answer it",
+                  "' is not in this estimate-only build (it answers estimate, layers, summary, inference, presets, "
+                  "version and schema): the page, the CLI and the npm package answer it",
               "", "command");
 }
 
@@ -32,7 +33,9 @@ const std::vector<CommandSpec>& command_specs() {
       {"collective", "not in this build", left_out_answer, nullptr, false, false, nullptr},
       {"search", "not in this build", left_out_answer, nullptr, false, false, nullptr},
       {"plan", "not in this build", left_out_answer, nullptr, false, false, nullptr},
-      {"inference", "not in this build", left_out_answer, nullptr, false, false, nullptr},
+      // A served LLM is an element's answer too (<paleo-estimate task="serve">).
+      {"inference", "a transformer's prefill and decode times", nullptr, transformer_only_answer, false, false,
+       transformer_inference_answer},
       {"validate", "not in this build", left_out_answer, nullptr, false, false, nullptr},
       {"calibrate", "not in this build", left_out_answer, nullptr, false, false, nullptr},
       {"presets", "the preset nets, devices, clusters, eras and names a request may use", nullptr, presets_answer, true,
