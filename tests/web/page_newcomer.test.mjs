@@ -157,6 +157,7 @@ test('the PALEO 2017 model has its own section, closed by default, with the core
   // The throughput chart over nodes: 1 to 64 nodes.
   assert.deepEqual(shown.estimate.cluster.node_scaling.map((p) => p.nodes), [1, 2, 4, 8, 16, 32, 64]);
   await page.click('#paleo2017 summary');
+  await page.waitForSelector('#scaling-table thead th');
   const presets = cliApi({ command: 'presets' });
   const headers = await page.locator('#scaling-table thead th').allTextContents();
   for (const scheme of presets.original_schemes) assert.ok(headers.includes(scheme + ' ms'), headers.join('|'));

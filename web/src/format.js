@@ -15,8 +15,13 @@ export function count(v) {
   return String(Math.round(v));
 }
 
+// One formatter each, made once: toLocaleString builds a new one per call (a re-estimate formats
+// hundreds of numbers). Same text as toLocaleString('en-US', ...).
+const INTEGER = new Intl.NumberFormat('en-US');
+const CENTS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2, minimumFractionDigits: 2 });
+
 export function integer(v) {
-  return Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : '–';
+  return Number.isFinite(v) ? INTEGER.format(Math.round(v)) : '–';
 }
 
 export function bytes(v) {
@@ -37,7 +42,7 @@ export function duration(msValue) {
 
 export function money(v) {
   if (!Number.isFinite(v)) return '–';
-  return '$' + v.toLocaleString('en-US', { maximumFractionDigits: 2, minimumFractionDigits: 2 });
+  return '$' + CENTS.format(v);
 }
 
 export function ratio(v) {
@@ -61,7 +66,7 @@ export function absPercent(v) {
 // Four significant digits (a measured figure and its prediction, in the unit of the field compared).
 export function sig(v) {
   if (!Number.isFinite(v)) return '–';
-  return Math.abs(v) >= 1e4 ? Math.round(v).toLocaleString('en-US') : String(+v.toPrecision(4));
+  return Math.abs(v) >= 1e4 ? INTEGER.format(Math.round(v)) : String(+v.toPrecision(4));
 }
 
 // The band every estimate carries (its "expected_error", docs/validation.md), in words.

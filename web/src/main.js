@@ -321,10 +321,7 @@ async function estimateAndRender(s, current) {
       stepChart: $('scheme-step-chart'), bytesChart: $('scheme-bytes-chart') }, estimate.training_scheme ?? null);
   }
   if (!await slice()) return false;
-  if (changed('scaling', estimate, document.documentElement.dataset.scheme)) {
-    exports.scaling = render.scaling(estimate.simulation ?? null,
-      { time: $('time-chart'), speedup: $('speedup-chart'), table: $('scaling-table') }, presets.original_schemes);
-  }
+  renderScaling(estimate);
   if (!await slice()) return false;
   if (changed('layers', estimate, sort)) renderLayers();
   // The search runs on its own (slow) lane; its result joins `last` when it comes.
@@ -333,6 +330,14 @@ async function estimateAndRender(s, current) {
   });
   document.body.dataset.ready = 'true';
   return true;
+}
+
+// The PALEO 2017 scaling charts and table, drawn only while their section is open (it opens
+// closed): a re-estimate does not redraw two charts no one sees. Opening it draws them.
+function renderScaling(estimate) {
+  if (!$('paleo2017').open || !changed('scaling', estimate, document.documentElement.dataset.scheme)) return;
+  exports.scaling = render.scaling(estimate.simulation ?? null,
+    { time: $('time-chart'), speedup: $('speedup-chart'), table: $('scaling-table') }, presets.original_schemes);
 }
 
 // Whether a section's inputs differ from those it was last rendered with (compared by identity).
@@ -621,8 +626,11 @@ async function start() {
     e.preventDefault();
     $('results').focus();
   });
-  // Charts drawn while the PALEO 2017 section was closed take its width once it opens.
-  $('paleo2017').addEventListener('toggle', () => resizeCharts());
+  // The PALEO 2017 section draws its scaling once opened (renderScaling).
+  $('paleo2017').addEventListener('toggle', () => {
+    if (last?.estimate && !last.transformer) renderScaling(last.estimate);
+    resizeCharts();
+  });
   $('copy-url').addEventListener('click', () => copy(location.href, 'Link'));
   $('export-json').addEventListener('click', () => last && download('paleo-result.json', 'application/json',
     JSON.stringify(last.transformer ? { ...last, plan: view.plan() } : { requests: last.requests, estimate: last.estimate,
