@@ -3,9 +3,8 @@
 // served) and a first estimate ask for.
 // The other commands stay in the table, answered with an error that names where they are, so
 // that `schema` and the unknown-command error list the API as it is; their code is not linked.
-#include "core/api/command_handlers.h"
 #include "core/api/command_registry.h"
-#include "core/api/transformer_response.h"
+#include "core/api/estimate_path_commands.h"
 #include "core/base/error.h"
 
 namespace paleo {
@@ -23,25 +22,19 @@ Json left_out_answer(const Json& request) {
 const std::vector<CommandSpec>& command_specs() {
   // The unknown-command error lists these in this order (core/api/command_table.cpp's).
   static const std::vector<CommandSpec> commands = {
-      {"estimate", "a step's time per layer and in total, with the cluster, scaling and time to train asked for",
-       nullptr, estimate_answer, false, true, transformer_estimate_answer},
+      estimate_command(),
       {"simulate", "not in this build", left_out_answer, nullptr, false, false, nullptr},
-      {"layers", "each layer's shapes, work and time on one device", nullptr, layers_answer, false, true,
-       transformer_estimate_answer},
-      {"summary", "each layer's output shape and parameters, without a device", nullptr, summary_answer, false, false,
-       transformer_summary_answer},
+      layers_command(),
+      summary_command(),
       {"collective", "not in this build", left_out_answer, nullptr, false, false, nullptr},
       {"search", "not in this build", left_out_answer, nullptr, false, false, nullptr},
       {"plan", "not in this build", left_out_answer, nullptr, false, false, nullptr},
-      // A served LLM is an element's answer too (<paleo-estimate task="serve">).
-      {"inference", "a transformer's prefill and decode times", nullptr, transformer_only_answer, false, false,
-       transformer_inference_answer},
+      inference_command(),  // a served LLM is an element's answer too (<paleo-estimate task="serve">)
       {"validate", "not in this build", left_out_answer, nullptr, false, false, nullptr},
       {"calibrate", "not in this build", left_out_answer, nullptr, false, false, nullptr},
-      {"presets", "the preset nets, devices, clusters, eras and names a request may use", nullptr, presets_answer, true,
-       false, nullptr},
-      {"version", "the core's version and its model profiles", nullptr, version_answer, true, false, nullptr},
-      {"schema", "this description of every command and its fields", schema_answer, nullptr, false, false, nullptr},
+      presets_command(),
+      version_command(),
+      schema_command(),
   };
   return commands;
 }
