@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/api.h"
+#include "core/api/answer_sections.h"
 
 namespace {
 
@@ -71,4 +72,12 @@ TEST_CASE("sections: not a list of names is an error naming the field") {
   for (int i = 0; i < 65; ++i) many.push_back("totals");
   CHECK(paleo::handle_request({{"command", "estimate"}, {"net", "alex_v2"}, {"sections", many}})["error"]["field"] ==
         "sections");
+}
+
+TEST_CASE("sections: which members an answer builds") {
+  const std::vector<std::string> cluster_only = {"cluster"};
+  CHECK(paleo::section_wanted(false, {}, "layers"));  // no "sections": everything
+  CHECK_FALSE(paleo::section_wanted(true, cluster_only, "layers"));
+  CHECK(paleo::section_wanted(true, cluster_only, "cluster"));
+  CHECK_FALSE(paleo::section_wanted(true, {}, "cluster"));  // an empty list: the header alone
 }

@@ -29,6 +29,10 @@ std::vector<std::string> read_sections(const Json& value) {
   return names;
 }
 
+bool section_wanted(bool given, const std::vector<std::string>& sections, const std::string& name) {
+  return !given || std::find(sections.begin(), sections.end(), name) != sections.end();
+}
+
 Json keep_sections(Json answer, const std::vector<std::string>& sections) {
   const auto wanted = [&](const std::string& key) {
     return std::find(sections.begin(), sections.end(), key) != sections.end();

@@ -18,4 +18,9 @@ std::vector<std::string> read_sections(const Json& value);
 // a caller lists what it shows, whichever of those this request has.
 Json keep_sections(Json answer, const std::vector<std::string>& sections);
 
+// Whether an answer should build its member `name`: always without "sections" (`given` false),
+// else when listed. An answer may then skip building what keep_sections would drop (a CNN's
+// per-layer table in a cluster sweep).
+bool section_wanted(bool given, const std::vector<std::string>& sections, const std::string& name);
+
 }  // namespace paleo

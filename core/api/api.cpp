@@ -82,7 +82,9 @@ Json layers_response(const Request& r, std::vector<std::string>& warnings, doubl
   Json out = common_header(r);
   out["net"] = net_header(s, c.net);
   Json layers = Json::array();
-  for (std::size_t i = 0; i < c.net.layers.size(); ++i) {
+  // A request whose "sections" leave the table out is answered without building it.
+  const std::size_t rows = section_wanted(r.sections_given, r.sections, "layers") ? c.net.layers.size() : 0;
+  for (std::size_t i = 0; i < rows; ++i) {
     const Layer& l = c.net.layers[i];
     const LayerCost& lc = c.cost.layers[i];
     Json inputs = Json::array();
