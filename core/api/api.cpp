@@ -242,9 +242,8 @@ Json dispatch(const Json& request) {
   if (command && command->any_net) return command->handle_parsed(r, r.warnings);
   if (r.is_transformer) {
     if (!command || !command->handle_transformer)
-      throw Error("command '" + r.command +
-                      "' is for CNN specs; a transformer takes estimate, layers, summary, plan or inference",
-                  "", "command");
+      throw Error("command '" + r.command + "' is for CNN specs; a transformer takes " + transformer_command_list(), "",
+                  "command");
     return lean(command->handle_transformer(r));
   }
   if (!command || !command->handle_parsed)

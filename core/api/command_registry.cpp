@@ -519,19 +519,34 @@ bool is_allowed(const std::string& field, const std::string& value) {
   return std::find(names.begin(), names.end(), value) != names.end();
 }
 
-std::string allowed_alternatives(const std::string& field) {
-  const FieldSpec* f = find_field_spec(field);
-  const Names names = f && f->allowed ? f->allowed() : Names();
+namespace {
+
+// "a, b or c", each name wrapped in `quote`.
+std::string or_list(const Names& names, const std::string& quote = "") {
   std::string text;
   for (std::size_t i = 0; i < names.size(); ++i)
-    text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + ("\"" + names[i] + "\"");
+    text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + (quote + names[i] + quote);
   return text;
+}
+
+}  // namespace
+
+std::string allowed_alternatives(const std::string& field) {
+  const FieldSpec* f = find_field_spec(field);
+  return or_list(f && f->allowed ? f->allowed() : Names(), "\"");
 }
 
 std::string known_command_list() {
   std::string known;
   for (const CommandSpec& c : command_specs()) known += (known.empty() ? "" : ", ") + c.name;
   return known;
+}
+
+std::string transformer_command_list() {
+  Names names;
+  for (const CommandSpec& c : command_specs())
+    if (c.handle_transformer) names.push_back(c.name);
+  return or_list(names);
 }
 
 Json schema_json() {

@@ -69,6 +69,8 @@ std::string allowed_alternatives(const std::string& field);
 
 // "estimate, simulate, ..." for the unknown-command error.
 std::string known_command_list();
+// The commands that take a transformer net (a handle_transformer), as "a, b or c".
+std::string transformer_command_list();
 
 // The `schema` command's answer: {"commands": [{name, meaning, fields}], "fields": {name: {...}}}.
 Json schema_json();

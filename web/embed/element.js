@@ -15,16 +15,20 @@ import { percent } from '../src/transformer.js';
 
 {
   let modulePromise = null;
-  let wasmPromise = null;
-  // The module's bytes, inflated by the browser's own zlib (no fetch: the script works from file://).
-  const wasmBinary = () => (wasmPromise ??= (async () => {
+  // Raw-deflated bytes carried as base64 or base64url text (the module, a spec-z attribute),
+  // inflated by the browser's own zlib: a Response to read as bytes or text. No fetch: the script
+  // works from file://.
+  function inflated(base64) {
+    const binary = atob(base64.replace(/-/g, '+').replace(/_/g, '/'));
     // A plain loop: Uint8Array.from with a callback per byte took 27 ms on 370 KB in V8, this 1.4.
-    const text = atob(PALEO_WASM_DEFLATED);
-    const deflated = new Uint8Array(text.length);
-    for (let i = 0; i < text.length; ++i) deflated[i] = text.charCodeAt(i);
-    const stream = new Blob([deflated]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
-    return new Uint8Array(await new Response(stream).arrayBuffer());
-  })());
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; ++i) bytes[i] = binary.charCodeAt(i);
+    return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw')));
+  }
+
+  let wasmPromise = null;
+  const wasmBinary = () => (wasmPromise ??= inflated(PALEO_WASM_DEFLATED).arrayBuffer()
+    .then((buffer) => new Uint8Array(buffer)));
   // null: the module is createPaleo's own (the npm package's element, web/build_package.mjs).
   const moduleOptions = () => (PALEO_WASM_DEFLATED === null ? Promise.resolve({})
     : wasmBinary().then((binary) => ({ wasmBinary: binary })));
@@ -43,13 +47,6 @@ import { percent } from '../src/transformer.js';
     }
   }
 
-  // A spec carried compressed (the page's "spec-z": raw deflate, base64url) back to its text.
-  async function inflate(text) {
-    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-    const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
-    return new Response(stream).text();
-  }
 
   // Whether a preset net is a transformer, as the core's `summary` says (once per net key).
   const kinds = new Map();
@@ -192,7 +189,7 @@ import { percent } from '../src/transformer.js';
       const specZ = this.getAttribute('spec-z');
       if (specZ) {
         try {
-          r.net = JSON.parse(await inflate(specZ));
+          r.net = JSON.parse(await inflated(specZ).text());  // the page's spec-z: raw deflate, base64url
         } catch (e) {
           throw new Error('the spec-z attribute is not a compressed spec: ' + ((e && e.message) || e));
         }

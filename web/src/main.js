@@ -13,7 +13,7 @@ import { servingAttributesOf } from './embed_serving.js';
 import { inferenceRequest } from './serving_request.js';
 import { transformerAttributesOf } from './embed_transformer.js';
 import { showLinkNote, wireImport } from './import_drop.js';
-import { netKind, netFromText } from './net_text.js';
+import { importedForm, netKind, netFromText } from './net_text.js';
 import { resizeCharts } from './charts.js';
 import { clearFieldError, detail, showError } from './errors.js';
 import { SearchPanel } from './search_panel.js';
@@ -537,8 +537,9 @@ function currentEmbedSnippet() {
   }
   // The embed's estimate-only module has no importers (docs/embed.md): an imported net's element
   // would show an error, so the page says so instead of copying it.
-  if (state.spec.trim() && netKind(state.spec).startsWith('Imported')) {
-    status(`No embed snippet: the embed reads Paleo specs, and an imported ${netKind(state.spec).slice(9)} is converted by the page only`);
+  const imported = state.spec.trim() ? importedForm(state.spec) : null;
+  if (imported) {
+    status(`No embed snippet: the embed reads Paleo specs, and an imported ${imported} is converted by the page only`);
     return null;
   }
   const attrs = attributesOf(estimate);

@@ -11,16 +11,23 @@ export function netFromText(text) {
   return JSON.parse(text);
 }
 
-// What the spec box holds, for the page's one-line description of the net.
-export function netKind(text) {
+// The imported form the spec box holds ('Caffe prototxt', 'ONNX graph', 'Keras model'), or null
+// for a Paleo spec (or text the estimate will report). Only a description: whether the core
+// accepts the model is its answer.
+export function importedForm(text) {
   try {
     const net = netFromText(text);
-    if (net.prototxt !== undefined) return 'Imported Caffe prototxt';
-    if (net.onnx_graph !== undefined) return 'Imported ONNX graph';
-    // Only the description: whether the core accepts the model is its answer.
-    if (net.keras !== undefined || (net.class_name !== undefined && net.config !== undefined)) return 'Imported Keras model';
+    if (net.prototxt !== undefined) return 'Caffe prototxt';
+    if (net.onnx_graph !== undefined) return 'ONNX graph';
+    if (net.keras !== undefined || (net.class_name !== undefined && net.config !== undefined)) return 'Keras model';
   } catch {
     // the estimate reports it
   }
-  return 'Pasted spec';
+  return null;
+}
+
+// What the spec box holds, for the page's one-line description of the net.
+export function netKind(text) {
+  const form = importedForm(text);
+  return form ? 'Imported ' + form : 'Pasted spec';
 }
