@@ -11,9 +11,22 @@
 
 #include "core/hardware/device.h"
 #include "core/hardware/cluster.h"
+#include "core/transformer/engine_launch.h"
 #include "core/transformer/training_options.h"
 
 namespace paleo {
+
+// How a decode step's attention reads a key/value head's cache. kPerKvHead: once, for the whole
+// group of query heads it serves (FlashDecoding, TensorRT-LLM's XQA from v0.8). kPerQueryHead:
+// once per query head (TensorRT-LLM's masked multi-head attention, its decode kernel for
+// grouped-query attention before XQA: one thread block per query head, each streaming its
+// key/value head's cache), group times the bytes.
+enum class DecodeAttention { kPerKvHead, kPerQueryHead };
+
+// The request's `decode_attention`: "per_kv_head" or "per_query_head"; throws paleo::Error naming
+// `field` otherwise.
+DecodeAttention parse_decode_attention(const std::string& s, const std::string& field);
+const char* decode_attention_name(DecodeAttention a);
 
 struct InferenceOptions {
   std::int64_t batch = 1;
@@ -29,6 +42,10 @@ struct InferenceOptions {
   // launch time (cuda_graph_launch.h) instead of the era's per-kernel overhead. The prefill is
   // not captured.
   bool cuda_graph_decode = false;
+  // How the steps' kernels are issued (engine_launch.h): a framework's one by one, or a compiled
+  // engine's enqueued ahead of the device (the longer of host and device, not their sum).
+  KernelIssue kernel_issue = KernelIssue::kFramework;
+  DecodeAttention decode_attention = DecodeAttention::kPerKvHead;
 };
 
 struct InferenceEstimate {
