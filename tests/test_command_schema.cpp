@@ -261,11 +261,11 @@ TEST_CASE("a transformer's serving fields given to another command are answered 
   // In the registry's order; generate_len and the price (which a transformer's estimate reads) are not warned of.
   CHECK(unused == Names{"unused: 'concurrency' applies to the 'inference' command only; 'estimate' ignores it",
                         "unused: 'speculative' applies to the 'inference' command only; 'estimate' ignores it"});
-  CHECK(paleo::serving_request_fields() == Names{"concurrency", "request_rate", "kv_cache_dtype",
-                                                 "gpu_memory_utilization", "kv_cache_free_gpu_mem_fraction",
-                                                 "cuda_graphs", "mixed_steps", "runtime", "decode_attention",
-                                                 "block_size", "max_num_batched_tokens", "speculative",
-                                                 "prefix_cache_hit_rate", "tpot_target_ms", "ttft_target_ms"});
+  CHECK(paleo::serving_request_fields() ==
+        Names{"concurrency", "request_rate", "kv_cache_dtype", "gpu_memory_utilization",
+              "kv_cache_free_gpu_mem_fraction", "cuda_graphs", "mixed_steps", "runtime", "decode_attention",
+              "moe_routing_skew", "block_size", "max_num_batched_tokens", "speculative", "prefix_cache_hit_rate",
+              "tpot_target_ms", "ttft_target_ms"});
 }
 
 TEST_CASE("each example of a training-scheme member whose strings take a parameter is read", "[schema]") {

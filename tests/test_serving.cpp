@@ -376,3 +376,31 @@ TEST_CASE("The engine's runtime and decode attention are checked and name themse
   CHECK(error_field(llama8b({{"runtime", true}})) == "runtime");
   CHECK(error_field(llama8b({{"decode_attention", "per_head"}})) == "decode_attention");
 }
+
+TEST_CASE("A skewed MoE routing touches fewer experts in a decode step", "[serving][moe]") {
+  // Skew 1 over Mixtral's 8 experts (top 2): expert i draws 1/i of H8 = 761/280 of the tokens, and a
+  // token picks it with q_i = 2 / (i H8) (all below 1). One token touches sum q_i = 2 experts; two
+  // touch sum (2 q_i - q_i^2) = 4 - (4 / H8^2) sum 1/i^2, with sum_{i<=8} 1/i^2 = 1077749 / 705600:
+  // 3.1729, against 3.5 under uniform routing.
+  const double h8 = 761.0 / 280;
+  CHECK(paleo::expected_experts_touched(8, 2, 1, 1.0) == Approx(2).epsilon(1e-12));
+  CHECK(paleo::expected_experts_touched(8, 2, 2, 1.0) ==
+        Approx(4 - 4 / (h8 * h8) * (1077749.0 / 705600)).epsilon(1e-12));
+  CHECK(paleo::expected_experts_touched(8, 2, 2, 0.0) == Approx(3.5).epsilon(1e-12));
+  // Skew 3 over 4 experts, top 2: the first expert's 2 x 1 / (1 + 1/8 + 1/27 + 1/64) > 1 is capped:
+  // every token picks it.
+  CHECK(paleo::expected_experts_touched(4, 2, 1, 3.0) < 2);
+  CHECK(paleo::expected_experts_touched(4, 2, 1000, 3.0) == Approx(4).epsilon(1e-9));
+
+  // Through the API: at 2 sequences Mixtral's decode reads 3.17 experts' weights instead of 3.5.
+  Json q = {{"command", "inference"}, {"net", "mixtral_8x7b"}, {"device", "H100_SXM"}, {"tp", 2},
+            {"batch_size", 2},        {"prompt_len", 512},     {"generate_len", 64},   {"precision", "bf16"}};
+  const Json uniform = answer(q);
+  q["moe_routing_skew"] = 1.0;
+  const Json skewed = answer(q);
+  CHECK(skewed["serving"]["moe_routing_skew"].get<double>() == 1.0);
+  CHECK(skewed["decode_ms_per_token"].get<double>() < uniform["decode_ms_per_token"].get<double>());
+  CHECK(skewed["prefill_ms"].get<double>() == Approx(uniform["prefill_ms"].get<double>()).epsilon(1e-12));
+  q["moe_routing_skew"] = -1;
+  CHECK(paleo::handle_request(q)["error"]["field"] == "moe_routing_skew");
+}

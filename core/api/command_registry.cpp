@@ -434,6 +434,9 @@ std::vector<FieldSpec> make_field_specs() {
               "how decode attention reads the KV cache: per_kv_head (once per key/value head: FlashDecoding, "
               "XQA) or per_query_head (once per query head: TensorRT-LLM's masked MHA before v0.8)"),
       decode_attentions));
+  f.push_back(serving("moe_routing_skew", "number", "", 0,
+                      "MoE routing skew s: expert i draws a share of the tokens proportional to i^-s (0: uniform, as "
+                      "the routers' load-balancing loss aims for); a decode step reads the experts its tokens touch"));
   f.push_back(serving("block_size", "integer", "tokens", 16, "tokens per KV-cache block"));
   f.push_back(
       serving("max_num_batched_tokens", "integer", "tokens", none, "chunked prefill's chunk (default: whole prompts)"));

@@ -43,9 +43,18 @@ const char* decode_attention_name(DecodeAttention a) {
   return a == DecodeAttention::kPerQueryHead ? "per_query_head" : "per_kv_head";
 }
 
-double expected_experts_touched(double experts, double top_k, double tokens) {
+double expected_experts_touched(double experts, double top_k, double tokens, double skew) {
   if (experts <= 0 || top_k <= 0 || tokens <= 0) return 0;
-  return experts * (1 - std::pow(1 - std::min(top_k, experts) / experts, tokens));
+  if (skew <= 0) return experts * (1 - std::pow(1 - std::min(top_k, experts) / experts, tokens));
+  const int n = static_cast<int>(std::lround(experts));
+  double norm = 0;
+  for (int i = 1; i <= n; ++i) norm += std::pow(i, -skew);
+  double touched = 0;
+  for (int i = 1; i <= n; ++i) {
+    const double q = std::min(1.0, std::min(top_k, experts) * std::pow(i, -skew) / norm);
+    touched += 1 - std::pow(1 - q, tokens);
+  }
+  return touched;
 }
 
 InferenceEstimate estimate_inference(const TransformerConfig& c, const InferenceOptions& o, const Device& device,
@@ -91,7 +100,7 @@ InferenceEstimate estimate_inference(const TransformerConfig& c, const Inference
         // The routed tokens go to the experts they touch: those experts' weights are read.
         TransformerOp touched = op;
         touched.batches = std::max(1.0, expected_experts_touched(op.batches, static_cast<double>(c.moe.top_k),
-                                                                 static_cast<double>(o.batch)));
+                                                                 static_cast<double>(o.batch), o.moe_routing_skew));
         touched.m = op.m * op.batches / touched.batches;
         ms += op_time(touched, device, decode_eff, t).fwd_ms;
         continue;
