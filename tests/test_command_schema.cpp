@@ -263,8 +263,9 @@ TEST_CASE("a transformer's serving fields given to another command are answered 
                         "unused: 'speculative' applies to the 'inference' command only; 'estimate' ignores it"});
   CHECK(paleo::serving_request_fields() ==
         Names{"concurrency", "request_rate", "kv_cache_dtype", "gpu_memory_utilization",
-              "kv_cache_free_gpu_mem_fraction", "cuda_graphs", "mixed_steps", "block_size", "max_num_batched_tokens",
-              "speculative", "prefix_cache_hit_rate", "tpot_target_ms", "ttft_target_ms"});
+              "kv_cache_free_gpu_mem_fraction", "cuda_graphs", "mixed_steps", "runtime", "decode_attention",
+              "moe_routing_skew", "block_size", "max_num_batched_tokens", "speculative", "prefix_cache_hit_rate",
+              "tpot_target_ms", "ttft_target_ms"});
 }
 
 TEST_CASE("each example of a training-scheme member whose strings take a parameter is read", "[schema]") {

@@ -302,3 +302,105 @@ TEST_CASE("The most load that meets a latency target, and the price of a million
   REQUIRE(s["at_latency_target"].is_object());
   CHECK(s["at_latency_target"]["tpot_ms"].get<double>() <= 50);
 }
+
+TEST_CASE("A TensorRT engine's step is the longer of its host's issue and its device's run", "[serving][engine]") {
+  // A two-layer Llama-shaped net of 64 wide, one sequence of 4 tokens: each layer issues 11
+  // kernels (norm, qkv, rotary, attention, out, add, norm, up, SwiGLU, down, add), the embedding
+  // 1, the head 3 (norm, logits, cross-entropy): 26, in the prefill and in each decode step. At
+  // 0.05 ms a kernel the host takes 26 x 0.05 = 1.3 ms, far more than the device's few
+  // microseconds of work plus 26 x 1.34 us: the step is the host's 1.3 ms, not work + 1.3 ms.
+  const Json tiny = {
+      {"layers", 2},   {"hidden", 64},           {"heads", 4},        {"ffn_hidden", 128},    {"vocab", 128},
+      {"seq_len", 16}, {"activation", "swiglu"}, {"norm", "rmsnorm"}, {"position", "rotary"}, {"bias", false},
+      {"dropout", 0.0}};
+  Json q = {{"command", "inference"},
+            {"net", {{"transformer", tiny}}},
+            {"device", "H100_SXM"},
+            {"batch_size", 1},
+            {"prompt_len", 4},
+            {"generate_len", 2},
+            {"precision", "bf16"},
+            {"cuda_graphs", false},
+            {"efficiency", {{"kernel_overhead_ms", 0.05}}}};
+  const Json eager = answer(q);
+  q["runtime"] = "tensorrt";
+  const Json engine = answer(q);
+  CHECK(engine["serving"]["runtime"] == "tensorrt");
+  CHECK(eager["serving"]["runtime"] == "pytorch");
+  CHECK(engine["prefill_ms"].get<double>() == Approx(1.3).epsilon(1e-12));
+  CHECK(engine["decode_ms_per_token"].get<double>() == Approx(1.3).epsilon(1e-12));
+  // The framework adds the same 1.3 ms of launches to the work.
+  CHECK(eager["prefill_ms"].get<double>() > 1.3);
+  CHECK(eager["prefill_ms"].get<double>() < 1.4);
+
+  // A step of long kernels keeps the device busy while the host issues the next: the device's
+  // run, each kernel at its work plus 1.34 us, as if the era's overhead were the device's own.
+  const Json big = answer(llama8b({{"batch_size", 16}, {"cuda_graphs", false}, {"runtime", "tensorrt"}}));
+  const Json device_only =
+      answer(llama8b({{"batch_size", 16}, {"cuda_graphs", false}, {"efficiency", {{"kernel_overhead_ms", 0.00134}}}}));
+  CHECK(big["prefill_ms"].get<double>() == Approx(device_only["prefill_ms"].get<double>()).epsilon(1e-9));
+  CHECK(big["decode_ms_per_token"].get<double>() ==
+        Approx(device_only["decode_ms_per_token"].get<double>()).epsilon(1e-9));
+  // A CUDA graph replaces the host's issue of a decode step whatever the runtime.
+  const Json graphed = answer(llama8b({{"batch_size", 16}, {"runtime", "tensorrt"}}));
+  CHECK(graphed["decode_ms_per_token"].get<double>() ==
+        Approx(device_only["decode_ms_per_token"].get<double>()).epsilon(1e-9));
+}
+
+TEST_CASE("Decode attention that reads the cache per query head reads it group times", "[serving][attention]") {
+  // Llama 3 8B: 32 layers, 8 key/value heads of 128 for 32 query heads (groups of 4). At batch 4
+  // and a mean cache of 1,000 + 200 / 2 = 1,100 tokens in bf16, one read of a layer's cache is
+  // 2 x 1,100 x 128 x 4 x 8 x 2 B = 18,022,400 B; per query head it is read 4 times, 3 more,
+  // over 32 layers 1,730,150,400 B, at the Hopper era's 0.7 of 3,350 GB/s: 0.73780 ms a step.
+  const Json once = answer(llama8b({{"batch_size", 4}}));
+  const Json per_query = answer(llama8b({{"batch_size", 4}, {"decode_attention", "per_query_head"}}));
+  CHECK(once["serving"]["decode_attention"] == "per_kv_head");
+  CHECK(per_query["serving"]["decode_attention"] == "per_query_head");
+  CHECK(per_query["decode_ms_per_token"].get<double>() - once["decode_ms_per_token"].get<double>() ==
+        Approx(1730150400.0 / (3350e9 * 0.7) * 1e3).epsilon(1e-9));
+  CHECK(per_query["prefill_ms"].get<double>() == Approx(once["prefill_ms"].get<double>()).epsilon(1e-12));
+  // Without grouped-query attention (Llama 2 7B: 32 key/value heads for 32) there is one read either way.
+  Json mha = llama8b({{"net", "llama2_7b"}, {"batch_size", 4}});
+  const double mha_once = answer(mha)["decode_ms_per_token"].get<double>();
+  mha["decode_attention"] = "per_query_head";
+  CHECK(answer(mha)["decode_ms_per_token"].get<double>() == Approx(mha_once).epsilon(1e-12));
+}
+
+TEST_CASE("The engine's runtime and decode attention are checked and name themselves", "[serving][errors]") {
+  auto error_field = [](const Json& q) {
+    const Json r = paleo::handle_request(q);
+    REQUIRE_FALSE(r["ok"].get<bool>());
+    return r["error"]["field"].get<std::string>();
+  };
+  CHECK(error_field(llama8b({{"runtime", "tensorflow"}})) == "runtime");
+  CHECK(error_field(llama8b({{"runtime", true}})) == "runtime");
+  CHECK(error_field(llama8b({{"decode_attention", "per_head"}})) == "decode_attention");
+}
+
+TEST_CASE("A skewed MoE routing touches fewer experts in a decode step", "[serving][moe]") {
+  // Skew 1 over Mixtral's 8 experts (top 2): expert i draws 1/i of H8 = 761/280 of the tokens, and a
+  // token picks it with q_i = 2 / (i H8) (all below 1). One token touches sum q_i = 2 experts; two
+  // touch sum (2 q_i - q_i^2) = 4 - (4 / H8^2) sum 1/i^2, with sum_{i<=8} 1/i^2 = 1077749 / 705600:
+  // 3.1729, against 3.5 under uniform routing.
+  const double h8 = 761.0 / 280;
+  CHECK(paleo::expected_experts_touched(8, 2, 1, 1.0) == Approx(2).epsilon(1e-12));
+  CHECK(paleo::expected_experts_touched(8, 2, 2, 1.0) ==
+        Approx(4 - 4 / (h8 * h8) * (1077749.0 / 705600)).epsilon(1e-12));
+  CHECK(paleo::expected_experts_touched(8, 2, 2, 0.0) == Approx(3.5).epsilon(1e-12));
+  // Skew 3 over 4 experts, top 2: the first expert's 2 x 1 / (1 + 1/8 + 1/27 + 1/64) > 1 is capped:
+  // every token picks it.
+  CHECK(paleo::expected_experts_touched(4, 2, 1, 3.0) < 2);
+  CHECK(paleo::expected_experts_touched(4, 2, 1000, 3.0) == Approx(4).epsilon(1e-9));
+
+  // Through the API: at 2 sequences Mixtral's decode reads 3.17 experts' weights instead of 3.5.
+  Json q = {{"command", "inference"}, {"net", "mixtral_8x7b"}, {"device", "H100_SXM"}, {"tp", 2},
+            {"batch_size", 2},        {"prompt_len", 512},     {"generate_len", 64},   {"precision", "bf16"}};
+  const Json uniform = answer(q);
+  q["moe_routing_skew"] = 1.0;
+  const Json skewed = answer(q);
+  CHECK(skewed["serving"]["moe_routing_skew"].get<double>() == 1.0);
+  CHECK(skewed["decode_ms_per_token"].get<double>() < uniform["decode_ms_per_token"].get<double>());
+  CHECK(skewed["prefill_ms"].get<double>() == Approx(uniform["prefill_ms"].get<double>()).epsilon(1e-12));
+  q["moe_routing_skew"] = -1;
+  CHECK(paleo::handle_request(q)["error"]["field"] == "moe_routing_skew");
+}

@@ -98,6 +98,8 @@ Names exchanges() { return {"allreduce", "parameter_server"}; }
 Names pushes() { return {"gradients", "weights"}; }
 Names batch_norms() { return {"local", "global"}; }
 Names zero_stages() { return {"0", "1", "2", "3"}; }
+Names runtimes() { return {"pytorch", "tensorrt"}; }
+Names decode_attentions() { return {"per_kv_head", "per_query_head"}; }
 Names zero3_gathers() { return {"layer_prefetched", "tensor_blocking"}; }
 
 Names command_names() {
@@ -422,6 +424,19 @@ std::vector<FieldSpec> make_field_specs() {
   f.push_back(serving("mixed_steps", "boolean", "", true,
                       "new prompts ride in the decode step's pass (in-flight batching, vLLM's chunked prefill): their "
                       "work, not their launches"));
+  f.push_back(with_allowed(
+      serving("runtime", "string", "", "pytorch",
+              "how the engine issues its kernels: pytorch (one by one, each at the era's per-kernel overhead) or "
+              "tensorrt (a TensorRT engine enqueued from C++: a step is the longer of host issue and device run)"),
+      runtimes));
+  f.push_back(with_allowed(
+      serving("decode_attention", "string", "", "per_kv_head",
+              "how decode attention reads the KV cache: per_kv_head (once per key/value head: FlashDecoding, "
+              "XQA) or per_query_head (once per query head: TensorRT-LLM's masked MHA before v0.8)"),
+      decode_attentions));
+  f.push_back(serving("moe_routing_skew", "number", "", 0,
+                      "MoE routing skew s: expert i draws a share of the tokens proportional to i^-s (0: uniform, as "
+                      "the routers' load-balancing loss aims for); a decode step reads the experts its tokens touch"));
   f.push_back(serving("block_size", "integer", "tokens", 16, "tokens per KV-cache block"));
   f.push_back(
       serving("max_num_batched_tokens", "integer", "tokens", none, "chunked prefill's chunk (default: whole prompts)"));

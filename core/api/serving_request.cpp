@@ -56,6 +56,13 @@ void read_serving_request(const Json& request, ServingOptions& o) {
   }
   if (request.contains("cuda_graphs")) o.cuda_graphs = read_bool(request, "cuda_graphs", "");
   if (request.contains("mixed_steps")) o.mixed_steps = read_bool(request, "mixed_steps", "");
+  if (request.contains("runtime"))
+    o.inference.kernel_issue = parse_runtime(read_string(request, "runtime", ""), "runtime");
+  if (request.contains("moe_routing_skew"))
+    o.inference.moe_routing_skew = read_bounded(request, "moe_routing_skew", "moe_routing_skew", 0, 8);
+  if (request.contains("decode_attention"))
+    o.inference.decode_attention =
+        parse_decode_attention(read_string(request, "decode_attention", ""), "decode_attention");
   if (request.contains("block_size")) o.block_size = read_whole(request, "block_size", "block_size", 1, 1 << 16);
   if (request.contains("max_num_batched_tokens"))
     o.prefill_chunk_tokens = read_whole(request, "max_num_batched_tokens", "max_num_batched_tokens", 1, 1 << 24);

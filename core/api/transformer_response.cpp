@@ -236,6 +236,9 @@ Json inference_json(const Request& r) {
   o.efficiency = t.training.efficiency;
   o.kv_cache = t.serving.inference.kv_cache;
   o.cuda_graph_decode = t.serving.cuda_graphs;  // a static batch's decode steps carry no prompt
+  o.kernel_issue = t.serving.inference.kernel_issue;
+  o.decode_attention = t.serving.inference.decode_attention;
+  o.moe_routing_skew = t.serving.inference.moe_routing_skew;
   ServingOptions serving = t.serving;
   serving.inference = o;
   serving.pp = t.training.parallel.pp;
@@ -257,6 +260,9 @@ Json inference_json(const Request& r) {
               {"serving", serving_json(s, t.price_per_gpu_hour)}, {"warnings", with_request_warnings(r, warnings)}};
   out["serving"]["cuda_graphs"] = t.serving.cuda_graphs;
   out["serving"]["mixed_steps"] = t.serving.mixed_steps;
+  out["serving"]["runtime"] = runtime_name(t.serving.inference.kernel_issue);
+  out["serving"]["decode_attention"] = decode_attention_name(t.serving.inference.decode_attention);
+  out["serving"]["moe_routing_skew"] = t.serving.inference.moe_routing_skew;
   // The serving family's band, once the suite scores one (docs/validation.md).
   if (error_bands()["families"].contains("inference")) out["expected_error"] = expected_error_json("inference");
   return out;

@@ -88,6 +88,7 @@ ServingEstimate estimate_serving(const TransformerConfig& c, const ServingOption
   // Packed into a decode step's pass, the prompts' kernels are the step's own: no launches of theirs.
   InferenceOptions packed = prompts;
   packed.efficiency.kernel_overhead_ms = 0;
+  packed.kernel_issue = KernelIssue::kFramework;
   Steps prefill_packed(c, packed, device, cluster, Steps::Kind::kPrefill);
 
   // The memory of one device: its stage's share of the weights and of each token's cache.

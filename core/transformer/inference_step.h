@@ -11,9 +11,22 @@
 
 #include "core/hardware/device.h"
 #include "core/hardware/cluster.h"
+#include "core/transformer/engine_launch.h"
 #include "core/transformer/training_options.h"
 
 namespace paleo {
+
+// How a decode step's attention reads a key/value head's cache. kPerKvHead: once, for the whole
+// group of query heads it serves (FlashDecoding, TensorRT-LLM's XQA from v0.8). kPerQueryHead:
+// once per query head (TensorRT-LLM's masked multi-head attention, its decode kernel for
+// grouped-query attention before XQA: one thread block per query head, each streaming its
+// key/value head's cache), group times the bytes.
+enum class DecodeAttention { kPerKvHead, kPerQueryHead };
+
+// The request's `decode_attention`: "per_kv_head" or "per_query_head"; throws paleo::Error naming
+// `field` otherwise.
+DecodeAttention parse_decode_attention(const std::string& s, const std::string& field);
+const char* decode_attention_name(DecodeAttention a);
 
 struct InferenceOptions {
   std::int64_t batch = 1;
@@ -29,6 +42,13 @@ struct InferenceOptions {
   // launch time (cuda_graph_launch.h) instead of the era's per-kernel overhead. The prefill is
   // not captured.
   bool cuda_graph_decode = false;
+  // How the steps' kernels are issued (engine_launch.h): a framework's one by one, or a compiled
+  // engine's enqueued ahead of the device (the longer of host and device, not their sum).
+  KernelIssue kernel_issue = KernelIssue::kFramework;
+  DecodeAttention decode_attention = DecodeAttention::kPerKvHead;
+  // The MoE routing's skew (expected_experts_touched): 0, uniform, what the routers' auxiliary
+  // load-balancing loss trains for (docs/serving.md, "Mixture of experts").
+  double moe_routing_skew = 0;
 };
 
 struct InferenceEstimate {
@@ -47,10 +67,13 @@ struct InferenceEstimate {
   std::vector<std::string> warnings;
 };
 
-// The experts a decode step's `tokens` route to, each choosing `top_k` of `experts` uniformly at
-// random: E (1 - (1 - k / E)^B) on average (B = 1: k; many tokens: all E). A decode step reads only
-// these experts' weights (a MoE model at small batches is priced on its active parameters).
-double expected_experts_touched(double experts, double top_k, double tokens);
+// The experts a decode step's `tokens` route to, each choosing `top_k` of `experts` at random:
+// E (1 - (1 - k / E)^B) on average when the routing is uniform (B = 1: k; many tokens: all E). A
+// decode step reads only these experts' weights (a MoE model at small batches is priced on its
+// active parameters). With a routing skew s > 0 expert i (1-based) draws a share p_i of the
+// routed tokens proportional to i^(-s), a token picks it with probability q_i = min(1, k p_i),
+// and sum_i (1 - (1 - q_i)^B) are touched: fewer than under uniform routing.
+double expected_experts_touched(double experts, double top_k, double tokens, double skew = 0);
 
 // Throws paleo::Error (field "tp") when tp does not divide the heads or the node.
 InferenceEstimate estimate_inference(const TransformerConfig& c, const InferenceOptions& o, const Device& device,

@@ -244,6 +244,12 @@ export interface RequestFields {
   cuda_graphs?: boolean;
   /** new prompts ride in the decode step's pass (in-flight batching, vLLM's chunked prefill): their work, not their launches; default: true; commands: inference. */
   mixed_steps?: boolean;
+  /** how the engine issues its kernels: pytorch (one by one, each at the era's per-kernel overhead) or tensorrt (a TensorRT engine enqueued from C++: a step is the longer of host issue and device run); default: "pytorch"; commands: inference. */
+  runtime?: 'pytorch' | 'tensorrt';
+  /** how decode attention reads the KV cache: per_kv_head (once per key/value head: FlashDecoding, XQA) or per_query_head (once per query head: TensorRT-LLM's masked MHA before v0.8); default: "per_kv_head"; commands: inference. */
+  decode_attention?: 'per_kv_head' | 'per_query_head';
+  /** MoE routing skew s: expert i draws a share of the tokens proportional to i^-s (0: uniform, as the routers' load-balancing loss aims for); a decode step reads the experts its tokens touch; default: 0; commands: inference. */
+  moe_routing_skew?: number;
   /** tokens per KV-cache block; unit: tokens; default: 16; commands: inference. */
   block_size?: number;
   /** chunked prefill's chunk (default: whole prompts); unit: tokens; commands: inference. */
@@ -323,7 +329,7 @@ export interface CommandFields {
   /** a transformer's layouts that fit, fastest first. */
   plan: Pick<RequestFields, 'device' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'collective_library' | 'optimizer' | 'overlap' | 'price_per_gpu_hour' | 'net' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'zero3_gather' | 'fp8_weight_copy' | 'fused_cross_entropy' | 'top'>;
   /** a transformer's prefill and decode times. */
-  inference: Pick<RequestFields, 'device' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'sections' | 'optimizer' | 'price_per_gpu_hour' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'zero3_gather' | 'fp8_weight_copy' | 'fused_cross_entropy' | 'prompt_len' | 'generate_len' | 'concurrency' | 'request_rate' | 'kv_cache_dtype' | 'gpu_memory_utilization' | 'kv_cache_free_gpu_mem_fraction' | 'cuda_graphs' | 'mixed_steps' | 'block_size' | 'max_num_batched_tokens' | 'speculative' | 'prefix_cache_hit_rate' | 'tpot_target_ms' | 'ttft_target_ms'>;
+  inference: Pick<RequestFields, 'device' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'sections' | 'optimizer' | 'price_per_gpu_hour' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'zero3_gather' | 'fp8_weight_copy' | 'fused_cross_entropy' | 'prompt_len' | 'generate_len' | 'concurrency' | 'request_rate' | 'kv_cache_dtype' | 'gpu_memory_utilization' | 'kv_cache_free_gpu_mem_fraction' | 'cuda_graphs' | 'mixed_steps' | 'runtime' | 'decode_attention' | 'moe_routing_skew' | 'block_size' | 'max_num_batched_tokens' | 'speculative' | 'prefix_cache_hit_rate' | 'tpot_target_ms' | 'ttft_target_ms'>;
   /** the estimates of the validation cases against their published measurements. */
   validate: Pick<RequestFields, 'family'>;
   /** kernel-efficiency parameters fitted to measured times. */
