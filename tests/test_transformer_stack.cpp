@@ -170,7 +170,8 @@ TEST_CASE("DeepSpeed's ZeRO-3 of 2021 gathers tensor by tensor and hides nothing
   CHECK(bad["error"]["field"] == "zero3_gather");
 }
 
-TEST_CASE("A request that names no stack gathers as FSDP does, not as the 2021 era's DeepSpeed", "[transformer][zero3]") {
+TEST_CASE("A request that names no stack gathers as FSDP does, not as the 2021 era's DeepSpeed",
+          "[transformer][zero3]") {
   // The tiny model on two A100s over a 1 MB/s link, as above: a pass over every weight in bf16
   // takes 3,454.464 ms. Without software_era the A100 takes megatron_lm_2021 for its kernels, but
   // not that era's ZeRO-3 (DeepSpeed of 2021, which Megatron-LM integrated and does not have):
