@@ -170,6 +170,29 @@ TEST_CASE("DeepSpeed's ZeRO-3 of 2021 gathers tensor by tensor and hides nothing
   CHECK(bad["error"]["field"] == "zero3_gather");
 }
 
+TEST_CASE("A request that names no stack gathers as FSDP does, not as the 2021 era's DeepSpeed",
+          "[transformer][zero3]") {
+  // The tiny model on two A100s over a 1 MB/s link, as above: a pass over every weight in bf16
+  // takes 3,454.464 ms. Without software_era the A100 takes megatron_lm_2021 for its kernels, but
+  // not that era's ZeRO-3 (DeepSpeed of 2021, which Megatron-LM integrated and does not have):
+  // FSDP's per-layer schedule, each of the 4 layers' gathers a quarter pass, behind compute of
+  // microseconds. Forward: the first gather, then each layer's next one, 5/4 pass. Backward (the
+  // weights resharded after the forward): the first gather, each layer's gather and gradient
+  // reduce-scatter, the last reduce-scatter, 10/4 pass. In all 15/4 pass; latencies are noise.
+  Json request = zero3_request("A100_80GB_SXM", 2, {{"latency_us", 1}, {"bandwidth_gb_per_s", 0.001}});
+  const double pass_ms = 3454.464;
+  const Json silent = answer(request);
+  CHECK(silent["software_era"]["key"] == "megatron_lm_2021");
+  CHECK(silent["parallel"]["zero3_gather"] == "layer_prefetched");
+  CHECK(silent["breakdown"]["zero3_exposed_ms"].get<double>() == Approx(15.0 / 4 * pass_ms).epsilon(0.001));
+  // Naming the era names its stack: blocking, a gather before the forward and the backward and the
+  // reduce-scatter, 3 passes (previous test).
+  request["software_era"] = "megatron_lm_2021";
+  const Json named = answer(request);
+  CHECK(named["parallel"]["zero3_gather"] == "tensor_blocking");
+  CHECK(named["breakdown"]["zero3_exposed_ms"].get<double>() == Approx(3 * pass_ms).epsilon(0.001));
+}
+
 TEST_CASE("A silent request takes its stack's defaults and says which", "[transformer][defaults]") {
   const Json hopper = answer({{"command", "estimate"}, {"net", "llama3_8b"}, {"device", "H100_SXM"},
                               {"cluster", "dgx_h100_ndr"}, {"nodes", 1}, {"devices_per_node", 8}, {"tp", 2},

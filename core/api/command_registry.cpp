@@ -393,7 +393,7 @@ std::vector<FieldSpec> make_field_specs() {
                     N::kTransformer));
   f.push_back(with_allowed(field("zero3_gather", "string", "", "layer_prefetched",
                                  "ZeRO 3: gathers per layer, prefetched (FSDP), or per weight tensor, blocking "
-                                 "(DeepSpeed 2021; an era may choose it)",
+                                 "(DeepSpeed 2021; an era the request names may choose it)",
                                  kTransformerCommands, N::kTransformer),
                            zero3_gathers));
   f.push_back(field("fp8_weight_copy", "boolean", "", true, "fp8: keep a cached fp8 copy of every weight",

@@ -173,7 +173,10 @@ TransformerRequest parse_transformer_request(const Json& given, const Device& de
     o.reshard_after_forward = read_bool(request, "reshard_after_forward", "");
   if (request.contains("zero3_gather"))
     o.zero3_gather = parse_zero3_gather(read_string(request, "zero3_gather", ""), "zero3_gather");
-  else if (!t.era.zero3_gather.empty())
+  // An era's gather schedule is its stack's ZeRO-3 (megatron_lm_2021: the DeepSpeed library its
+  // paper integrated; Megatron-LM itself has none), so only a request that names the era runs it.
+  // One that takes its generation's default era for the kernels states no ZeRO-3 library: FSDP's.
+  else if (!t.era.zero3_gather.empty() && request.contains("software_era"))
     o.zero3_gather = parse_zero3_gather(t.era.zero3_gather, "software_era.zero3_gather");
   if (request.contains("fp8_weight_copy")) o.fp8_weight_copy = read_bool(request, "fp8_weight_copy", "");
   if (request.contains("fused_cross_entropy")) o.fused_cross_entropy = read_bool(request, "fused_cross_entropy", "");

@@ -216,7 +216,7 @@ export interface RequestFields {
   attention?: 'flash' | 'materialized';
   /** ZeRO 3: gather each layer's weights again for its backward; default: true; commands: estimate, layers, plan, inference. */
   reshard_after_forward?: boolean;
-  /** ZeRO 3: gathers per layer, prefetched (FSDP), or per weight tensor, blocking (DeepSpeed 2021; an era may choose it); default: "layer_prefetched"; commands: estimate, layers, plan, inference. */
+  /** ZeRO 3: gathers per layer, prefetched (FSDP), or per weight tensor, blocking (DeepSpeed 2021; an era the request names may choose it); default: "layer_prefetched"; commands: estimate, layers, plan, inference. */
   zero3_gather?: 'layer_prefetched' | 'tensor_blocking';
   /** fp8: keep a cached fp8 copy of every weight; default: true; commands: estimate, layers, plan, inference. */
   fp8_weight_copy?: boolean;
