@@ -37,7 +37,10 @@ const std::vector<std::string>& transformer_valued_options() {
                                                    "draft_net",
                                                    "tpot_target_ms",
                                                    "ttft_target_ms",
-                                                   "kv_cache_free_gpu_mem_fraction"};
+                                                   "kv_cache_free_gpu_mem_fraction",
+                                                   "runtime",
+                                                   "decode_attention",
+                                                   "moe_routing_skew"};
   return options;
 }
 
@@ -65,13 +68,14 @@ Json build_transformer_request(const std::string& command, const Arguments& args
   // Serving (docs/serving.md).
   for (const char* name :
        {"concurrency", "request_rate", "gpu_memory_utilization", "kv_cache_free_gpu_mem_fraction", "block_size",
-        "max_num_batched_tokens", "prefix_cache_hit_rate", "tpot_target_ms", "ttft_target_ms"})
+        "max_num_batched_tokens", "prefix_cache_hit_rate", "tpot_target_ms", "ttft_target_ms", "moe_routing_skew"})
     if (args.has(name)) r[name] = number_or_text(args.get(name, ""));
   for (const char* name : {"cuda_graphs", "mixed_steps"}) {  // on by default (today's engines)
     if (args.has(name)) r[name] = true;
     if (args.has(std::string("no_") + name)) r[name] = false;
   }
-  if (args.has("kv_cache_dtype")) r["kv_cache_dtype"] = args.get("kv_cache_dtype", "");
+  for (const char* name : {"kv_cache_dtype", "runtime", "decode_attention"})
+    if (args.has(name)) r[name] = args.get(name, "");
   if (args.has("draft_tokens") || args.has("acceptance_rate") || args.has("draft_net")) {
     Json s = Json::object();
     if (args.has("draft_tokens")) s["draft_tokens"] = number_or_text(args.get("draft_tokens", ""));

@@ -162,6 +162,20 @@ TEST_CASE("CLI: --format json prints exactly the response of the equivalent requ
     CHECK_THAT(missing.err, Catch::Contains("no_such_device.json"));
     std::filesystem::remove(file);
   }
+  SECTION("inference with an older engine's runtime, decode attention and MoE routing skew") {
+    const Json printed = run_json(
+        "inference llama2_70b --device_name A100_80GB_SXM --tp 4 --batch_size 8 --prompt_len 128 --generate_len 128 "
+        "--runtime tensorrt --decode_attention per_query_head --moe_routing_skew 0.5 --format json");
+    const Json expected = paleo::handle_request(
+        Json{{"command", "inference"}, {"net", "llama2_70b"}, {"device", "A100_80GB_SXM"}, {"tp", 4},
+             {"batch_size", 8}, {"prompt_len", 128}, {"generate_len", 128}, {"runtime", "tensorrt"},
+             {"decode_attention", "per_query_head"}, {"moe_routing_skew", 0.5}});
+    REQUIRE(expected.value("ok", false));
+    CHECK(printed == expected);
+    CHECK(printed["serving"]["runtime"] == "tensorrt");
+    CHECK(printed["serving"]["decode_attention"] == "per_query_head");
+    CHECK(printed["serving"]["moe_routing_skew"].get<double>() == 0.5);
+  }
   SECTION("layers vgg16") {
     // `layers` follows the API's defaults (only the drop-in `simulate` stands in "auto" for
     // the original's cuDNN heuristics).
