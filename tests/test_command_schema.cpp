@@ -258,14 +258,40 @@ TEST_CASE("a transformer's serving fields given to another command are answered 
   Names unused;
   for (const std::string& w : strings_of(out["warnings"]))
     if (w.rfind("unused: ", 0) == 0) unused.push_back(w);
-  // In the registry's order; generate_len and the price (which a transformer's estimate reads) are not warned of.
-  CHECK(unused == Names{"unused: 'concurrency' applies to the 'inference' command only; 'estimate' ignores it",
+  // In the registry's order; the price (which a transformer's estimate reads) is not warned of.
+  CHECK(unused == Names{"unused: 'generate_len' applies to 'inference'; 'estimate' ignores it",
+                        "unused: 'concurrency' applies to the 'inference' command only; 'estimate' ignores it",
                         "unused: 'speculative' applies to the 'inference' command only; 'estimate' ignores it"});
   CHECK(paleo::serving_request_fields() ==
         Names{"concurrency", "request_rate", "kv_cache_dtype", "gpu_memory_utilization",
               "kv_cache_free_gpu_mem_fraction", "cuda_graphs", "mixed_steps", "runtime", "decode_attention",
               "moe_routing_skew", "block_size", "max_num_batched_tokens", "speculative", "prefix_cache_hit_rate",
               "tpot_target_ms", "ttft_target_ms"});
+}
+
+TEST_CASE("a training run's fields given to inference are warned of, and its layouts refused", "[schema]") {
+  const Json request = {{"command", "inference"}, {"net", "mixtral_8x7b"}, {"device", "H100_SXM"}, {"tp", 2},
+                        {"batch_size", 4}, {"prompt_len", 128}, {"generate_len", 16}};
+  Json with_training = request;
+  with_training["recompute"] = "full";
+  with_training["micro_batch"] = 2;
+  const Json out = paleo::handle_request(with_training);
+  REQUIRE(out.at("ok") == true);
+  Names unused;
+  for (const std::string& w : strings_of(out["warnings"]))
+    if (w.rfind("unused: ", 0) == 0) unused.push_back(w);
+  CHECK(unused == Names{"unused: 'micro_batch' applies to 'estimate', 'layers' or 'plan'; 'inference' ignores it",
+                        "unused: 'recompute' applies to 'estimate', 'layers' or 'plan'; 'inference' ignores it"});
+  // Neither changes the answer it is ignored by.
+  CHECK(out.at("decode_ms_per_token") == paleo::handle_request(request).at("decode_ms_per_token"));
+  // Expert and context parallelism would change what a replica is: an error, not a silent answer.
+  for (const char* layout : {"ep", "cp"}) {
+    Json with_layout = request;
+    with_layout[layout] = 2;
+    const Json refused = paleo::handle_request(with_layout);
+    CHECK(refused.at("ok") == false);
+    CHECK(refused.at("error").at("field") == layout);
+  }
 }
 
 TEST_CASE("each example of a training-scheme member whose strings take a parameter is read", "[schema]") {

@@ -136,6 +136,8 @@ const Names kNetCommands = {"estimate", "layers", "summary", "simulate", "search
 const Names kDeviceCommands = {"estimate", "layers", "simulate", "search", "collective", "plan", "inference"};
 const Names kClusterCommands = {"estimate", "layers", "search", "collective", "plan", "inference"};
 const Names kTransformerCommands = {"estimate", "layers", "plan", "inference"};
+// A training run's own fields: serving (`inference`) does not read them.
+const Names kTrainingCommands = {"estimate", "layers", "plan"};
 const Names kKernelCommands = {"estimate", "layers", "simulate", "search", "plan", "inference", "calibrate"};
 
 FieldSpec field(std::string name, std::string type, std::string unit, Json default_value, std::string meaning,
@@ -360,46 +362,46 @@ std::vector<FieldSpec> make_field_specs() {
   f.push_back(field("seq_len", "integer", "tokens", none, "tokens per sequence (default: the model's)",
                     kTransformerCommands, N::kTransformer));
   f.push_back(field("global_batch", "integer", "sequences", none, "sequences per step (default: dp x micro_batch)",
-                    kTransformerCommands, N::kTransformer));
+                    kTrainingCommands, N::kTransformer));
   f.push_back(field("micro_batch", "integer", "sequences", 1, "sequences per micro-batch per replica",
-                    kTransformerCommands, N::kTransformer));
+                    kTrainingCommands, N::kTransformer));
   f.push_back(field("tp", "integer|string", "", 1,
                     "tensor parallelism; estimate, layers: \"smallest_that_fits\" chooses the smallest that fits",
                     kTransformerCommands, N::kTransformer));
   f.push_back(field("pp", "integer", "", 1, "pipeline parallelism", kTransformerCommands, N::kTransformer));
   f.push_back(field("dp", "integer", "", none, "data-parallel replicas (default: devices / (tp pp cp))",
                     kTransformerCommands, N::kTransformer));
-  f.push_back(field("cp", "integer", "", 1, "context parallelism", kTransformerCommands, N::kTransformer));
-  f.push_back(field("ep", "integer", "", 1, "expert parallelism", kTransformerCommands, N::kTransformer));
+  f.push_back(field("cp", "integer", "", 1, "context parallelism", kTrainingCommands, N::kTransformer));
+  f.push_back(field("ep", "integer", "", 1, "expert parallelism", kTrainingCommands, N::kTransformer));
   f.push_back(field("virtual_stages", "integer", "", 1, "interleaved 1F1B chunks per device (an era may say auto)",
-                    kTransformerCommands, N::kTransformer));
-  f.push_back(field("sequence_parallel", "boolean", "", false, "sequence parallelism under TP", kTransformerCommands,
+                    kTrainingCommands, N::kTransformer));
+  f.push_back(field("sequence_parallel", "boolean", "", false, "sequence parallelism under TP", kTrainingCommands,
                     N::kTransformer));
   f.push_back(with_allowed(field("schedule", "string", "", "1f1b",
-                                 "pipeline schedule (interleaved: 1f1b with virtual_stages > 1)", kTransformerCommands,
+                                 "pipeline schedule (interleaved: 1f1b with virtual_stages > 1)", kTrainingCommands,
                                  N::kTransformer),
                            schedules));
   f.push_back(with_allowed(field("recompute", "string", "", "none", "activation recomputation (an era may choose it)",
-                                 kTransformerCommands, N::kTransformer),
+                                 kTrainingCommands, N::kTransformer),
                            recomputes));
-  f.push_back(with_allowed(field("zero", "integer", "", 0, "ZeRO stage (3 = FSDP)", kTransformerCommands,
+  f.push_back(with_allowed(field("zero", "integer", "", 0, "ZeRO stage (3 = FSDP)", kTrainingCommands,
                                  N::kTransformer),
                            zero_stages));
   f.push_back(with_allowed(field("attention", "string", "", "flash", "attention kernel", kTransformerCommands,
                                  N::kTransformer),
                            attentions));
   f.push_back(field("reshard_after_forward", "boolean", "", true,
-                    "ZeRO 3: gather each layer's weights again for its backward", kTransformerCommands,
+                    "ZeRO 3: gather each layer's weights again for its backward", kTrainingCommands,
                     N::kTransformer));
   f.push_back(with_allowed(field("zero3_gather", "string", "", "layer_prefetched",
                                  "ZeRO 3: gathers per layer, prefetched (FSDP), or per weight tensor, blocking "
                                  "(DeepSpeed 2021; an era the request names may choose it)",
-                                 kTransformerCommands, N::kTransformer),
+                                 kTrainingCommands, N::kTransformer),
                            zero3_gathers));
   f.push_back(field("fp8_weight_copy", "boolean", "", true, "fp8: keep a cached fp8 copy of every weight",
-                    kTransformerCommands, N::kTransformer));
+                    kTrainingCommands, N::kTransformer));
   f.push_back(field("fused_cross_entropy", "boolean", "", true, "the loss in one fused kernel on the logits",
-                    kTransformerCommands, N::kTransformer));
+                    kTrainingCommands, N::kTransformer));
   f.push_back(field("train_tokens", "number", "tokens", none, "tokens to train on; adds train (time and cost to train)",
                     {"estimate"}, N::kTransformer));
   f.push_back(field("prompt_len", "integer", "tokens", none, "prompt tokens (default: seq_len)", {"inference"},
@@ -563,6 +565,8 @@ std::string transformer_command_list() {
     if (c.handle_transformer) names.push_back(c.name);
   return or_list(names);
 }
+
+std::string field_command_list(const FieldSpec& f) { return or_list(f.commands, "'"); }
 
 Json schema_json() {
   Json commands = Json::array();

@@ -72,6 +72,9 @@ std::string known_command_list();
 // The commands that take a transformer net (a handle_transformer), as "a, b or c".
 std::string transformer_command_list();
 
+// The commands that read a field, as 'a', 'b' or 'c' (a warning's list).
+std::string field_command_list(const FieldSpec& f);
+
 // The `schema` command's answer: {"commands": [{name, meaning, fields}], "fields": {name: {...}}}.
 Json schema_json();
 

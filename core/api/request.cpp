@@ -410,6 +410,10 @@ void warn_unused_fields(const Json& request, Request& r) {
     if (!f.only_command.empty() && r.command != f.only_command)
       r.warnings.push_back("unused: '" + f.name + "' applies to the '" + f.only_command + "' command only; '" +
                            shortened_utf8(r.command, kMaxEchoedNameBytes) + "' ignores it");
+    else if (r.is_transformer && !f.commands.empty() &&
+             std::find(f.commands.begin(), f.commands.end(), r.command) == f.commands.end())
+      r.warnings.push_back("unused: '" + f.name + "' applies to " + field_command_list(f) + "; '" +
+                           shortened_utf8(r.command, kMaxEchoedNameBytes) + "' ignores it");
     else if (!f.needs.empty() && !request.contains(f.needs))
       r.warnings.push_back("unused: '" + f.name + "' has no effect without '" + f.needs + "'");
   }

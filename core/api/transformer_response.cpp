@@ -226,6 +226,13 @@ Json plan_json(const Request& r) {
 
 Json inference_json(const Request& r) {
   const TransformerRequest& t = r.transformer;
+  // A replica is priced on its tp x pp devices: a served MoE's experts are split by tp, and the
+  // prompt is not split along the sequence, so neither layout may pass for one that is priced.
+  if (t.training.parallel.cp > 1)
+    throw Error("context parallelism is not priced for serving (a replica runs on tp x pp devices): leave cp out", "",
+                "cp");
+  if (t.training.parallel.ep > 1)
+    throw Error("expert parallelism is not priced for serving (the experts are split by tp): leave ep out", "", "ep");
   InferenceOptions o;
   o.batch = t.batch;
   o.prompt_len = t.prompt_len > 0 ? t.prompt_len : t.training.seq_len;

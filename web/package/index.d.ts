@@ -188,9 +188,9 @@ export interface RequestFields {
   efficiency?: Efficiency;
   /** tokens per sequence (default: the model's); unit: tokens; commands: estimate, layers, plan, inference. */
   seq_len?: number;
-  /** sequences per step (default: dp x micro_batch); unit: sequences; commands: estimate, layers, plan, inference. */
+  /** sequences per step (default: dp x micro_batch); unit: sequences; commands: estimate, layers, plan. */
   global_batch?: number;
-  /** sequences per micro-batch per replica; unit: sequences; default: 1; commands: estimate, layers, plan, inference. */
+  /** sequences per micro-batch per replica; unit: sequences; default: 1; commands: estimate, layers, plan. */
   micro_batch?: number;
   /** tensor parallelism; estimate, layers: "smallest_that_fits" chooses the smallest that fits; default: 1; commands: estimate, layers, plan, inference. */
   tp?: number | string;
@@ -198,29 +198,29 @@ export interface RequestFields {
   pp?: number;
   /** data-parallel replicas (default: devices / (tp pp cp)); commands: estimate, layers, plan, inference. */
   dp?: number;
-  /** context parallelism; default: 1; commands: estimate, layers, plan, inference. */
+  /** context parallelism; default: 1; commands: estimate, layers, plan. */
   cp?: number;
-  /** expert parallelism; default: 1; commands: estimate, layers, plan, inference. */
+  /** expert parallelism; default: 1; commands: estimate, layers, plan. */
   ep?: number;
-  /** interleaved 1F1B chunks per device (an era may say auto); default: 1; commands: estimate, layers, plan, inference. */
+  /** interleaved 1F1B chunks per device (an era may say auto); default: 1; commands: estimate, layers, plan. */
   virtual_stages?: number;
-  /** sequence parallelism under TP; default: false; commands: estimate, layers, plan, inference. */
+  /** sequence parallelism under TP; default: false; commands: estimate, layers, plan. */
   sequence_parallel?: boolean;
-  /** pipeline schedule (interleaved: 1f1b with virtual_stages > 1); default: "1f1b"; commands: estimate, layers, plan, inference. */
+  /** pipeline schedule (interleaved: 1f1b with virtual_stages > 1); default: "1f1b"; commands: estimate, layers, plan. */
   schedule?: 'gpipe' | '1f1b';
-  /** activation recomputation (an era may choose it); default: "none"; commands: estimate, layers, plan, inference. */
+  /** activation recomputation (an era may choose it); default: "none"; commands: estimate, layers, plan. */
   recompute?: 'none' | 'selective' | 'selective_op' | 'full';
-  /** ZeRO stage (3 = FSDP); default: 0; commands: estimate, layers, plan, inference. */
+  /** ZeRO stage (3 = FSDP); default: 0; commands: estimate, layers, plan. */
   zero?: 0 | 1 | 2 | 3;
   /** attention kernel; default: "flash"; commands: estimate, layers, plan, inference. */
   attention?: 'flash' | 'materialized';
-  /** ZeRO 3: gather each layer's weights again for its backward; default: true; commands: estimate, layers, plan, inference. */
+  /** ZeRO 3: gather each layer's weights again for its backward; default: true; commands: estimate, layers, plan. */
   reshard_after_forward?: boolean;
-  /** ZeRO 3: gathers per layer, prefetched (FSDP), or per weight tensor, blocking (DeepSpeed 2021; an era the request names may choose it); default: "layer_prefetched"; commands: estimate, layers, plan, inference. */
+  /** ZeRO 3: gathers per layer, prefetched (FSDP), or per weight tensor, blocking (DeepSpeed 2021; an era the request names may choose it); default: "layer_prefetched"; commands: estimate, layers, plan. */
   zero3_gather?: 'layer_prefetched' | 'tensor_blocking';
-  /** fp8: keep a cached fp8 copy of every weight; default: true; commands: estimate, layers, plan, inference. */
+  /** fp8: keep a cached fp8 copy of every weight; default: true; commands: estimate, layers, plan. */
   fp8_weight_copy?: boolean;
-  /** the loss in one fused kernel on the logits; default: true; commands: estimate, layers, plan, inference. */
+  /** the loss in one fused kernel on the logits; default: true; commands: estimate, layers, plan. */
   fused_cross_entropy?: boolean;
   /** tokens to train on; adds train (time and cost to train); unit: tokens; commands: estimate. */
   train_tokens?: number;
@@ -329,7 +329,7 @@ export interface CommandFields {
   /** a transformer's layouts that fit, fastest first. */
   plan: Pick<RequestFields, 'device' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'collective_library' | 'optimizer' | 'overlap' | 'price_per_gpu_hour' | 'net' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'zero3_gather' | 'fp8_weight_copy' | 'fused_cross_entropy' | 'top'>;
   /** a transformer's prefill and decode times. */
-  inference: Pick<RequestFields, 'device' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'sections' | 'optimizer' | 'price_per_gpu_hour' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'global_batch' | 'micro_batch' | 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'virtual_stages' | 'sequence_parallel' | 'schedule' | 'recompute' | 'zero' | 'attention' | 'reshard_after_forward' | 'zero3_gather' | 'fp8_weight_copy' | 'fused_cross_entropy' | 'prompt_len' | 'generate_len' | 'concurrency' | 'request_rate' | 'kv_cache_dtype' | 'gpu_memory_utilization' | 'kv_cache_free_gpu_mem_fraction' | 'cuda_graphs' | 'mixed_steps' | 'runtime' | 'decode_attention' | 'moe_routing_skew' | 'block_size' | 'max_num_batched_tokens' | 'speculative' | 'prefix_cache_hit_rate' | 'tpot_target_ms' | 'ttft_target_ms'>;
+  inference: Pick<RequestFields, 'device' | 'cluster' | 'nodes' | 'devices_per_node' | 'devices' | 'sections' | 'optimizer' | 'price_per_gpu_hour' | 'net' | 'batch_size' | 'precision' | 'software_era' | 'efficiency' | 'seq_len' | 'tp' | 'pp' | 'dp' | 'attention' | 'prompt_len' | 'generate_len' | 'concurrency' | 'request_rate' | 'kv_cache_dtype' | 'gpu_memory_utilization' | 'kv_cache_free_gpu_mem_fraction' | 'cuda_graphs' | 'mixed_steps' | 'runtime' | 'decode_attention' | 'moe_routing_skew' | 'block_size' | 'max_num_batched_tokens' | 'speculative' | 'prefix_cache_hit_rate' | 'tpot_target_ms' | 'ttft_target_ms'>;
   /** the estimates of the validation cases against their published measurements. */
   validate: Pick<RequestFields, 'family'>;
   /** kernel-efficiency parameters fitted to measured times. */
