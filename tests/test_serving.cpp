@@ -404,3 +404,32 @@ TEST_CASE("A skewed MoE routing touches fewer experts in a decode step", "[servi
   q["moe_routing_skew"] = -1;
   CHECK(paleo::handle_request(q)["error"]["field"] == "moe_routing_skew");
 }
+
+TEST_CASE("The engine settings a request leaves to today's defaults are named in assumed and warned", "[serving]") {
+  const Json plain = answer(llama8b());
+  CHECK(plain["assumed"] == Json{{"cuda_graphs", true},
+                                 {"mixed_steps", true},
+                                 {"runtime", "pytorch"},
+                                 {"decode_attention", "per_kv_head"},
+                                 {"kv_cache_dtype", "bf16"},
+                                 {"gpu_memory_utilization", 0.9},
+                                 {"block_size", 16}});
+  bool warned = false;
+  for (const Json& w : plain["warnings"])
+    warned = warned || w.get<std::string>().rfind("assumed today's serving engines", 0) == 0;
+  CHECK(warned);
+  // What the request states is not assumed; TensorRT-LLM's memory rule replaces vLLM's.
+  const Json stated = answer(llama8b({{"cuda_graphs", false},
+                                      {"mixed_steps", false},
+                                      {"runtime", "tensorrt"},
+                                      {"decode_attention", "per_query_head"},
+                                      {"kv_cache_dtype", "fp8"},
+                                      {"kv_cache_free_gpu_mem_fraction", 0.9},
+                                      {"block_size", 32}}));
+  CHECK(stated["assumed"] == Json::object());
+  // A MoE's routing is assumed uniform unless stated.
+  Json mixtral = llama8b({{"net", "mixtral_8x7b"}, {"tp", 2}});
+  CHECK(answer(mixtral)["assumed"]["moe_routing_skew"] == 0.0);
+  mixtral["moe_routing_skew"] = 1;
+  CHECK_FALSE(answer(mixtral)["assumed"].contains("moe_routing_skew"));
+}

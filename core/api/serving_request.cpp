@@ -37,6 +37,22 @@ const std::vector<std::string>& serving_request_fields() {
   return fields;
 }
 
+Json serving_assumed(const Json& request, const ServingOptions& o, Dtype activations, bool moe) {
+  Json assumed = Json::object();
+  const auto unless_given = [&](const char* field, Json value) {
+    if (!request.contains(field)) assumed[field] = std::move(value);
+  };
+  unless_given("cuda_graphs", o.cuda_graphs);
+  unless_given("mixed_steps", o.mixed_steps);
+  unless_given("runtime", runtime_name(o.inference.kernel_issue));
+  unless_given("decode_attention", decode_attention_name(o.inference.decode_attention));
+  unless_given("kv_cache_dtype", dtype_name(o.inference.kv_cache ? *o.inference.kv_cache : activations));
+  if (!request.contains("kv_cache_free_gpu_mem_fraction")) unless_given("gpu_memory_utilization", o.memory_fraction);
+  unless_given("block_size", o.block_size);
+  if (moe) unless_given("moe_routing_skew", o.inference.moe_routing_skew);
+  return assumed;
+}
+
 void read_serving_request(const Json& request, ServingOptions& o) {
   if (request.contains("concurrency")) o.concurrency = read_bounded(request, "concurrency", "concurrency", 1, 1 << 20);
   if (request.contains("request_rate"))

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/base/json.h"
+#include "core/precision/dtype.h"
 #include "core/serving/serving_estimate.h"
 
 namespace paleo {
@@ -17,6 +18,11 @@ const std::vector<std::string>& serving_request_fields();
 // Lays the request's serving fields over `o` (its inference options already read). Throws
 // paleo::Error naming the field.
 void read_serving_request(const Json& request, ServingOptions& o);
+
+// The engine's settings the request left to their defaults, with the values the estimate used
+// (the answer's `assumed`): today's engines' CUDA graphs and packed steps, the runtime, the decode
+// attention, the cache's format and memory rule, its block size, and a MoE's routing.
+Json serving_assumed(const Json& request, const ServingOptions& o, Dtype activations, bool moe);
 
 // The response's "serving" object; with a price per device-hour (0: none), the cost of a million
 // output tokens.

@@ -42,6 +42,7 @@ struct TransformerRequest {
   std::int64_t generate_len = 128;
   // Serving under load (its `inference` options are filled in by the inference command).
   ServingOptions serving;
+  Json serving_assumed = Json::object();  // the engine settings left to their defaults (serving_assumed)
   // Planner.
   std::int64_t top = 10;
 };

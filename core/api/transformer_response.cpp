@@ -161,11 +161,16 @@ std::string smallest_fitting_tp_hint(const Request& r) {
 }
 
 // "assumed: the defaults of <stack> where the request is silent: zero 1, ..."
-std::string assumed_warning(const Json& assumed, const SoftwareEra& era) {
+// "name value, name value" of an `assumed` object.
+std::string assumed_list(const Json& assumed) {
   std::string text;
   for (auto it = assumed.begin(); it != assumed.end(); ++it)
     text += (text.empty() ? "" : ", ") + it.key() + " " + (it.value().is_string() ? it.value().get<std::string>() : it.value().dump());
-  return "assumed the defaults of " + era.name + " where the request is silent: " + text;
+  return text;
+}
+
+std::string assumed_warning(const Json& assumed, const SoftwareEra& era) {
+  return "assumed the defaults of " + era.name + " where the request is silent: " + assumed_list(assumed);
 }
 
 Json estimate_json(const Request& r) {
@@ -270,6 +275,10 @@ Json inference_json(const Request& r) {
   out["serving"]["runtime"] = runtime_name(t.serving.inference.kernel_issue);
   out["serving"]["decode_attention"] = decode_attention_name(t.serving.inference.decode_attention);
   out["serving"]["moe_routing_skew"] = t.serving.inference.moe_routing_skew;
+  out["assumed"] = t.serving_assumed;
+  if (!t.serving_assumed.empty())
+    out["warnings"].push_back("assumed today's serving engines (vLLM, SGLang, TensorRT-LLM) where the request is "
+                              "silent: " + assumed_list(t.serving_assumed));
   // The serving family's band, once the suite scores one (docs/validation.md).
   if (error_bands()["families"].contains("inference")) out["expected_error"] = expected_error_json("inference");
   return out;
