@@ -166,10 +166,16 @@ TEST_CASE("CLI: --format json prints exactly the response of the equivalent requ
     const Json printed = run_json(
         "inference llama2_70b --device_name A100_80GB_SXM --tp 4 --batch_size 8 --prompt_len 128 --generate_len 128 "
         "--runtime tensorrt --decode_attention per_query_head --moe_routing_skew 0.5 --format json");
-    const Json expected = paleo::handle_request(
-        Json{{"command", "inference"}, {"net", "llama2_70b"}, {"device", "A100_80GB_SXM"}, {"tp", 4},
-             {"batch_size", 8}, {"prompt_len", 128}, {"generate_len", 128}, {"runtime", "tensorrt"},
-             {"decode_attention", "per_query_head"}, {"moe_routing_skew", 0.5}});
+    const Json expected = paleo::handle_request(Json{{"command", "inference"},
+                                                     {"net", "llama2_70b"},
+                                                     {"device", "A100_80GB_SXM"},
+                                                     {"tp", 4},
+                                                     {"batch_size", 8},
+                                                     {"prompt_len", 128},
+                                                     {"generate_len", 128},
+                                                     {"runtime", "tensorrt"},
+                                                     {"decode_attention", "per_query_head"},
+                                                     {"moe_routing_skew", 0.5}});
     REQUIRE(expected.value("ok", false));
     CHECK(printed == expected);
     CHECK(printed["serving"]["runtime"] == "tensorrt");

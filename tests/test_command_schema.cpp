@@ -271,7 +271,7 @@ TEST_CASE("a transformer's serving fields given to another command are answered 
 
 TEST_CASE("a training run's fields given to inference are warned of, and its layouts refused", "[schema]") {
   const Json request = {{"command", "inference"}, {"net", "mixtral_8x7b"}, {"device", "H100_SXM"}, {"tp", 2},
-                        {"batch_size", 4}, {"prompt_len", 128}, {"generate_len", 16}};
+                        {"batch_size", 4},        {"prompt_len", 128},     {"generate_len", 16}};
   Json with_training = request;
   with_training["recompute"] = "full";
   with_training["micro_batch"] = 2;

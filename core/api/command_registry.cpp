@@ -377,22 +377,20 @@ std::vector<FieldSpec> make_field_specs() {
                     kTrainingCommands, N::kTransformer));
   f.push_back(field("sequence_parallel", "boolean", "", false, "sequence parallelism under TP", kTrainingCommands,
                     N::kTransformer));
-  f.push_back(with_allowed(field("schedule", "string", "", "1f1b",
-                                 "pipeline schedule (interleaved: 1f1b with virtual_stages > 1)", kTrainingCommands,
-                                 N::kTransformer),
-                           schedules));
+  f.push_back(with_allowed(
+      field("schedule", "string", "", "1f1b", "pipeline schedule (interleaved: 1f1b with virtual_stages > 1)",
+            kTrainingCommands, N::kTransformer),
+      schedules));
   f.push_back(with_allowed(field("recompute", "string", "", "none", "activation recomputation (an era may choose it)",
                                  kTrainingCommands, N::kTransformer),
                            recomputes));
-  f.push_back(with_allowed(field("zero", "integer", "", 0, "ZeRO stage (3 = FSDP)", kTrainingCommands,
-                                 N::kTransformer),
+  f.push_back(with_allowed(field("zero", "integer", "", 0, "ZeRO stage (3 = FSDP)", kTrainingCommands, N::kTransformer),
                            zero_stages));
   f.push_back(with_allowed(field("attention", "string", "", "flash", "attention kernel", kTransformerCommands,
                                  N::kTransformer),
                            attentions));
   f.push_back(field("reshard_after_forward", "boolean", "", true,
-                    "ZeRO 3: gather each layer's weights again for its backward", kTrainingCommands,
-                    N::kTransformer));
+                    "ZeRO 3: gather each layer's weights again for its backward", kTrainingCommands, N::kTransformer));
   f.push_back(with_allowed(field("zero3_gather", "string", "", "layer_prefetched",
                                  "ZeRO 3: gathers per layer, prefetched (FSDP), or per weight tensor, blocking "
                                  "(DeepSpeed 2021; an era the request names may choose it)",

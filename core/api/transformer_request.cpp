@@ -203,8 +203,7 @@ TransformerRequest parse_transformer_request(const Json& given, const Device& de
   if (request.contains("generate_len")) t.generate_len = read_count_field(request, "generate_len", 1, 10000000);
   if (request.contains("top")) t.top = read_count_field(request, "top", 1, 1000);
   read_serving_request(request, t.serving);
-  t.serving_assumed =
-      serving_assumed(request, t.serving, o.precision.activations, t.net.config.moe_layer_count() > 0);
+  t.serving_assumed = serving_assumed(request, t.serving, o.precision.activations, t.net.config.moe_layer_count() > 0);
   return t;
 }
 

@@ -277,8 +277,10 @@ Json inference_json(const Request& r) {
   out["serving"]["moe_routing_skew"] = t.serving.inference.moe_routing_skew;
   out["assumed"] = t.serving_assumed;
   if (!t.serving_assumed.empty())
-    out["warnings"].push_back("assumed today's serving engines (vLLM, SGLang, TensorRT-LLM) where the request is "
-                              "silent: " + assumed_list(t.serving_assumed));
+    out["warnings"].push_back(
+        "assumed today's serving engines (vLLM, SGLang, TensorRT-LLM) where the request is "
+        "silent: " +
+        assumed_list(t.serving_assumed));
   // The serving family's band, once the suite scores one (docs/validation.md).
   if (error_bands()["families"].contains("inference")) out["expected_error"] = expected_error_json("inference");
   return out;
