@@ -63,8 +63,9 @@ ONLY = sys.argv[sys.argv.index('--era') + 1] if '--era' in sys.argv else None
 ARGS = [a for a in sys.argv[1:] if not a.startswith('--') and a != ONLY]
 PALEO = ARGS[0] if ARGS else str(ROOT / 'build' / 'native' / 'paleo')
 WRITE = '--write' in sys.argv
-# cnn_scale_cases.json (data parallelism across nodes) is held out of every fit: its cases are
-# predictions of the eras fitted here (docs/validation.md).
+# cnn_scale_cases.json (data parallelism across nodes) and cnn_scale_unseen_cases.json (runs added
+# after the eras were fitted) are held out of every fit: their cases are predictions of the eras
+# fitted here (docs/validation.md). A case marked "fit": false in a fitted file is held out too.
 LOSO_ONLY = '--loso' in sys.argv
 KEEP_UNFITTED = '--keep-unfitted' in sys.argv  # a comparison only: not what --write records
 SAME_CUDNN = '--same-cudnn' in sys.argv  # a comparison only: not what --write records
@@ -314,7 +315,9 @@ def main():
     load = lambda names: [c for name in names
                           for c in json.loads((ROOT / 'presets' / 'validation' / name).read_text())['cases']]
     named = lambda cs: [c for c in cs if c.get('expressible', True) and 'software_era' in c['request']]
-    cases, held = named(load(CASE_FILES)), named(load(HELD_OUT_FILES))
+    fitted = named(load(CASE_FILES))
+    cases = [c for c in fitted if c.get('fit', True)]
+    held = named(load(HELD_OUT_FILES)) + [c for c in fitted if not c.get('fit', True)]
     path = ROOT / 'presets' / 'software_eras.json'
     doc = json.loads(path.read_text())
     devices = {d['key']: d for d in json.loads((ROOT / 'presets' / 'devices.json').read_text())['devices']}

@@ -9,8 +9,9 @@ Chen et al. 2016), not from the kernel library an era describes, and each era's 
 cases are too few to fit it apart (tensorflow_2017 has two sources, pytorch_cudnn8_2021 one,
 the others none), so an era without its own value would otherwise price no wait at all.
 
-Only runs across servers depend on it, and only presets/validation/cnn_scale_cases.json holds
-them: the fit is the least squares of log(predicted / measured) over all of them but those marked
+Only runs across servers depend on it, and presets/validation/cnn_scale_cases.json holds those it
+is fitted to (cnn_scale_unseen_cases.json holds runs added after the fit, all "fit": false, and
+is not read: they are predictions of the value fitted here): the fit is the least squares of log(predicted / measured) over all of them but those marked
 "fit": false (held out to be predicted out of sample; their errors are printed at the fitted
 value and at 0), on a grid of 0.0025 from 0 to 0.1. Leave one source out: each source's cases
 (a source by its title) are predicted by the fit to the other sources. One-server cases do not

@@ -110,7 +110,7 @@ TEST_CASE("Prompts packed into the decode step's pass add their work, not their 
 }
 
 TEST_CASE("A decode step replayed from a CUDA graph pays the device's launch time per kernel", "[serving][graphs]") {
-  // cuda_graphs prices each decode kernel at 1.34 us (core/transformer/cuda_graph_launch.h) in
+  // cuda_graphs prices each decode kernel at 1.34 us (core/efficiency/cuda_graph_launch.h) in
   // place of the era's overhead: the same step as an era whose kernel_overhead_ms is 0.00134.
   // The prefill is not captured and keeps the era's.
   const Json eager = answer(llama8b({{"batch_size", 8}, {"cuda_graphs", false}}));

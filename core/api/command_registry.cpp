@@ -315,6 +315,10 @@ std::vector<FieldSpec> make_field_specs() {
   f.push_back(with_allowed(field("timing", "string", "", "step", "a framework's step, or kernels back to back",
                                  kCnnNetCommands, N::kCnn),
                            timings));
+  f.push_back(field("cuda_graph_step", "boolean", "", false,
+                    "the step's kernels are replayed from a CUDA graph: each costs the device's launch time, not the "
+                    "era's per-kernel overhead",
+                    kCnnNetCommands, N::kCnn));
   f.push_back(only_for(field("dataset_samples", "integer", "samples", none,
                              "samples in one pass over the dataset; adds train (time and cost to train)", {"estimate"},
                              N::kCnn),

@@ -369,6 +369,8 @@ const RequestField kRequestFields[] = {
      [](const Json& q, Request& r) { r.scenario.cost.input_gradient = read_bool(q, "input_gradient", ""); }},
     {"memory_format", read_memory_format},
     {"timing", read_timing},
+    {"cuda_graph_step",
+     [](const Json& q, Request& r) { r.scenario.cost.cuda_graph_step = read_bool(q, "cuda_graph_step", ""); }},
     // Time and cost to train.
     {"dataset_samples",
      [](const Json& q, Request& r) {

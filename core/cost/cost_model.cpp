@@ -1,5 +1,6 @@
 #include "core/cost/cost_model.h"
 
+#include "core/efficiency/cuda_graph_launch.h"
 #include "core/precision/device_peak.h"
 
 namespace paleo {
@@ -16,7 +17,7 @@ PassCost& PassCost::operator+=(const PassCost& other) {
 
 CostModel::CostModel(const Device& device, const ModelProfile& profile, double ppp_comp, double ppp_comm,
                      const PrecisionPolicy& precision, const std::optional<KernelEfficiency>& efficiency,
-                     bool kernel_timing)
+                     bool kernel_timing, bool cuda_graph_step)
     : device_(device),
       profile_(profile),
       ppp_comp_(ppp_comp),
@@ -24,15 +25,16 @@ CostModel::CostModel(const Device& device, const ModelProfile& profile, double p
       cycle_ms_(1.0 / device.clock_mhz / 1e3),
       precision_(precision),
       efficiency_(efficiency),
-      kernel_timing_(kernel_timing) {}
+      kernel_timing_(kernel_timing),
+      cuda_graph_step_(cuda_graph_step) {}
 
 CostModel CostModel::with_ppp(double ppp_comp, double ppp_comm) const {
-  return CostModel(device_, profile_, ppp_comp, ppp_comm, precision_, efficiency_, kernel_timing_);
+  return CostModel(device_, profile_, ppp_comp, ppp_comm, precision_, efficiency_, kernel_timing_, cuda_graph_step_);
 }
 
 double CostModel::launch_ms(double work_ms, double launches) const {
   if (!efficiency_) return 0;
-  if (!kernel_timing_) return launches * efficiency_->kernel_overhead_ms;
+  if (!kernel_timing_) return launches * (cuda_graph_step_ ? kCudaGraphKernelMs : efficiency_->kernel_overhead_ms);
   const double issue_ms = launches * efficiency_->launch_interval_ms;
   return issue_ms > work_ms ? issue_ms - work_ms : 0;
 }

@@ -40,7 +40,8 @@ class CostModel {
  public:
   CostModel(const Device& device, const ModelProfile& profile, double ppp_comp, double ppp_comm,
             const PrecisionPolicy& precision = PrecisionPolicy{},
-            const std::optional<KernelEfficiency>& efficiency = std::nullopt, bool kernel_timing = false);
+            const std::optional<KernelEfficiency>& efficiency = std::nullopt, bool kernel_timing = false,
+            bool cuda_graph_step = false);
 
   // Non-GEMM arithmetic at the vector peak.
   double comp_ms(double flops) const;
@@ -73,7 +74,8 @@ class CostModel {
   // Set when a software era prices each kernel (per-pass roofline plus overhead).
   bool per_kernel() const { return efficiency_.has_value(); }
   // What `launches` kernels whose work takes `work_ms` add for their launch and the framework: in a
-  // step, kernel_overhead_ms each; timed back to back (CostOptions::kernel_timing), no framework
+  // step, kernel_overhead_ms each (kCudaGraphKernelMs each in a step replayed from a CUDA graph,
+  // CostOptions::cuda_graph_step); timed back to back (CostOptions::kernel_timing), no framework
   // glue, and the launch_interval_ms of each overlaps the work, adding only what it exceeds it by.
   double launch_ms(double work_ms, double launches = 1) const;
   // The runtime's time per step (none for kernels timed back to back).
@@ -96,6 +98,7 @@ class CostModel {
   PrecisionPolicy precision_;
   std::optional<KernelEfficiency> efficiency_;
   bool kernel_timing_;
+  bool cuda_graph_step_;
 };
 
 }  // namespace paleo

@@ -31,6 +31,10 @@ struct CostOptions {
   // of one kernel, a profiler's kernel time), not a framework's step: under a software era each
   // kernel's launch then overlaps the kernel before it (CostModel::launch_ms), and no step overhead.
   bool kernel_timing = false;
+  // The step's kernels are replayed from a captured CUDA graph, not issued one by one by the
+  // framework: under a software era each costs the device's own launch time
+  // (core/efficiency/cuda_graph_launch.h) instead of the era's kernel_overhead_ms.
+  bool cuda_graph_step = false;
 };
 
 struct LayerCost {

@@ -38,7 +38,8 @@ class Scenario {
 
   CostModel cost_model() const {
     return CostModel(device, *profile, ppp_comp, ppp_comm, precision,
-                     era ? std::optional<KernelEfficiency>(era->efficiency) : std::nullopt, cost.kernel_timing);
+                     era ? std::optional<KernelEfficiency>(era->efficiency) : std::nullopt, cost.kernel_timing,
+                     cost.cuda_graph_step);
   }
 
   // The network as the spec built it when the request was read, kept so that pricing re-batches

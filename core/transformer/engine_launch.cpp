@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/base/error.h"
-#include "core/transformer/cuda_graph_launch.h"
+#include "core/efficiency/cuda_graph_launch.h"
 
 namespace paleo {
 

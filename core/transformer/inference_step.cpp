@@ -5,7 +5,7 @@
 
 #include "core/cluster/cluster_step.h"
 #include "core/base/error.h"
-#include "core/transformer/cuda_graph_launch.h"
+#include "core/efficiency/cuda_graph_launch.h"
 #include "core/transformer/layer_communication.h"
 #include "core/transformer/op_timing.h"
 #include "core/transformer/stage_plan.h"

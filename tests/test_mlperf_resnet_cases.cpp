@@ -1,0 +1,54 @@
+// MLPerf Training's ResNet-50 logs in the validation suite (presets/validation/
+// cnn_scale_unseen_cases.json): each case is held out of every fit, asks for the per-GPU batch
+// its quoted log line's global batch gives on the GPUs it counts, and compares the speedometer
+// reading (or MLLOG throughput record) its quote shows: the one at the median of the log's.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+
+#include "core/spec/presets.h"
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// The number that follows `key` in `text` (0 when absent).
+double number_after(const std::string& text, const std::string& key) {
+  const auto at = text.find(key);
+  if (at == std::string::npos) return 0;
+  return std::stod(text.substr(at + key.size()));
+}
+
+}  // namespace
+
+TEST_CASE("MLPerf ResNet-50 cases ask for the batch and speed their log lines give", "[validation]") {
+  int cases = 0;
+  for (const auto& [file, doc] : paleo::Presets::instance().validation_files())
+    for (const Json& c : (*doc)["cases"]) {
+      const std::string id = c["id"].get<std::string>();
+      if (id.rfind("MLPERF", 0) != 0) continue;
+      INFO(id);
+      ++cases;
+      CHECK(c["fit"] == false);
+      const Json& r = c["request"];
+      const Json& cl = r["cluster"];
+      const long gpus = cl["nodes"].get<long>() * cl["devices_per_node"].get<long>();
+      // The id names the GPUs the log's platform counts.
+      CHECK(id.find("-" + std::to_string(gpus) + "GPU") != std::string::npos);
+      const std::string quote = c["source"]["quote"].get<std::string>();
+      // The global batch is the value of the quoted global_batch_size line, whichever the order of
+      // its fields (v0.6 logs print 'global_batch_size: {"metadata": ..., "value": N}' or the value first).
+      const auto key = quote.find("global_batch_size");
+      REQUIRE(key != std::string::npos);
+      const double global = number_after(quote.substr(key), "\"value\": ");
+      CHECK(global == r["batch_size"].get<long>() * gpus);
+      // The quoted reading is the median one: within a thousandth of the compared value. A
+      // speedometer line ("Speed: N samples/sec") or, where the scripts print none, an MLLOG
+      // throughput record ('"key": "throughput", "value": N').
+      double speed = number_after(quote, "Speed: ");
+      if (speed == 0) speed = number_after(quote, "\"key\": \"throughput\", \"value\": ");
+      CHECK(std::fabs(speed / c["measured"].get<double>() - 1) < 1e-3);
+    }
+  CHECK(cases == 20);
+}
