@@ -10,8 +10,8 @@ import { join, relative, resolve } from 'node:path';
 // The web/src files boot.js bundles (boot.js itself left out), as paths from web/src.
 export async function bootModules(options, src) {
   const { metafile } = await build({ ...options, write: false, metafile: true, absWorkingDir: src });
-  return Object.keys(metafile.inputs).filter((p) => !p.startsWith('..') && !p.includes('node_modules') && p !== 'boot.js')
-    .map((p) => p.replace(/^\.\//, ''));
+  const own = (p) => !p.startsWith('..') && !p.includes('node_modules') && p !== 'boot.js';
+  return Object.keys(metafile.inputs).filter(own).map((p) => p.replace(/^\.\//, ''));
 }
 
 // boot.js's entry: boot.js, then its modules registered by path.

@@ -76,10 +76,11 @@ for (const [folder, files] of Object.entries(folders)) {
 // Split: what the page loads when needed (uPlot, with the first chart: web/src/charts.js) is a chunk
 // of its own.
 // The modules boot.js bundles come from it (web/boot_modules.mjs).
-await build({ ...common, plugins: [glue, fromBoot(bootShared, join(web, 'src'))], entryPoints: { app: join(web, 'src', 'main.js') },
-  format: 'esm', splitting: true, outdir: dist,
+await build({ ...common, plugins: [glue, fromBoot(bootShared, join(web, 'src'))],
+  entryPoints: { app: join(web, 'src', 'main.js') }, format: 'esm', splitting: true, outdir: dist,
   chunkNames: 'chunk-[hash]',
-  define: { PALEO_LEFT_OUT_FOLDERS: JSON.stringify(Object.keys(folders).join(',')), PALEO_FULL_MODULE_KB: String(fullModuleKb) } });
+  define: { PALEO_LEFT_OUT_FOLDERS: JSON.stringify(Object.keys(folders).join(',')),
+    PALEO_FULL_MODULE_KB: String(fullModuleKb) } });
 copyFileSync(join(web, 'index.html'), join(dist, 'index.html'));
 // The ONNX decoder (tools/onnx_graph_decoder.mjs and onnx-proto): loaded by the page only when an
 // .onnx file is dropped or picked (web/src/import_drop.js).

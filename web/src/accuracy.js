@@ -5,7 +5,7 @@
 // is the core's. expectedError() writes the band an estimate carries beside its headline.
 import { loadUPlot } from './charts.js';
 import { el, table } from './dom.js';
-import { FULL_MODULE } from './full_module_note.js';
+import { FULL_MODULE, noFullModule } from './full_module_note.js';
 import { absPercent, compareUnit, expectedErrorText, scatterValue, sig, signedPercent, splitSource } from './format.js';
 
 const BANDS = [0.35, 0.1];  // shaded: |predicted / measured - 1| within each
@@ -122,8 +122,7 @@ export class AccuracySection {
   // call(request, options) -> promise of the response; exports: CSV tables by name.
   // needsCases() resolves once the validation cases are in the core (preset_data.js);
   // fullModule(request) -> {loading, loaded} (full_module_note.js): validate is the full module's.
-  constructor({ call, exports, needsCases = () => Promise.resolve(),
-    fullModule = () => ({ loading: false, loaded: Promise.resolve() }) }) {
+  constructor({ call, exports, needsCases = () => Promise.resolve(), fullModule = noFullModule }) {
     Object.assign(this, { call, exports, needsCases, fullModule });
     this.validation = null;
     this.plot = null;

@@ -6,7 +6,7 @@
 import { isCancelled } from './core.js';
 import { download, el, table } from './dom.js';
 import { showError } from './errors.js';
-import { FULL_MODULE } from './full_module_note.js';
+import { FULL_MODULE, noFullModule } from './full_module_note.js';
 import { absPercent, sig, signedPercent } from './format.js';
 import { calibrateRequest, readCalibrationText, sharedRequest } from './calibration_request.js';
 
@@ -19,7 +19,7 @@ export class CalibrationPanel {
   // applied() -> the state's profile text ('' for none); apply(profile, kind) applies a profile
   // to the requests of `kind` ('cnn', 'transformer'; undefined: both), apply(null) removes it;
   // fullModule(request) -> {loading, loaded} (full_module_note.js): calibrate is the full module's.
-  constructor({ call, cancel, pageRequest, applied, apply, fullModule = () => ({ loading: false, loaded: Promise.resolve() }) }) {
+  constructor({ call, cancel, pageRequest, applied, apply, fullModule = noFullModule }) {
     Object.assign(this, { call, cancel, pageRequest, applied, apply, fullModule });
     this.section = $('calibration-section');
     this.profile = null;   // the last fit's, and the kind of net it was fitted to

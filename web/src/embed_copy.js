@@ -1,5 +1,5 @@
-// The "Embed snippet" button's markup (web/src/main.js loads this file when first clicked: the
-// element's attribute tables are no part of the page's first load).
+// The "Embed snippet" button's markup. A chunk of its own (web/src/main.js fetches it once the first
+// view is built): the element's attribute tables are no part of what loads before the first result.
 import { attributesOf } from './embed_attributes.js';
 import { embedSnippet } from './embed_snippet.js';
 import { servingAttributesOf } from './embed_serving.js';

@@ -6,6 +6,9 @@ const FULL_MODULE_KB = typeof PALEO_FULL_MODULE_KB !== 'undefined' ? PALEO_FULL_
 
 export const FULL_MODULE = `the full model${FULL_MODULE_KB ? ` (${FULL_MODULE_KB} KB)` : ''}`;
 
+// For a section given no way to the full module (its default): it never waits.
+export const noFullModule = () => ({ loading: false, loaded: Promise.resolve() });
+
 // {loading, loaded}: whether `request` waits for the full module to load (false when it needs
 // none or the module is in), and a promise that resolves when it may run. A load that fails
 // resolves too: the request's own answer then says why.

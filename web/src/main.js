@@ -258,7 +258,9 @@ async function estimateAndRender(s, current) {
     return true;
   }
   // An imported net is read by the full module only: the net's line says so while it loads.
-  if (fullModule(reqs.estimate).loading) $('net-info').textContent = `Loading ${FULL_MODULE} to read the imported net…`;
+  if (fullModule(reqs.estimate).loading) {
+    $('net-info').textContent = `Loading ${FULL_MODULE} to read the imported net…`;
+  }
   const [estimate, compare] = await Promise.all([call(reqs.estimate, { key: 'estimate' }),
     reqs.compare ? call(reqs.compare, { key: 'compare' }) : null]);
   if (!current()) return false;
@@ -603,8 +605,8 @@ async function start() {
     JSON.stringify(last.transformer ? { ...last, plan: view.plan() } : { requests: last.requests, estimate: last.estimate,
       compare: last.compare, search: last.search }, null, 2) + '\n'));
   $('copy-embed').addEventListener('click', async () => {
-    // The snippet's code (the element's attribute tables) loads when first asked for.
-    const { embedSnippetFor } = await import('./embed_copy.js');
+    // In the click's own task once loaded: some browsers write the clipboard only there.
+    const { embedSnippetFor } = embedCopy.module ?? await loadEmbedCopy();
     const snippet = embedSnippetFor(state, { transformer: isTransformer(state), specJson: specAsJson, status });
     if (snippet) copy(snippet, 'Embed snippet');
   });
@@ -647,6 +649,22 @@ async function start() {
   ++generation;
   await update();
   performance.mark('paleo-first-view');  // every section of the first result built
+  loadEmbedCopy().catch(() => {});
+}
+
+// The embed snippet's code (embed_copy.js, the element's attribute tables): a chunk of its own,
+// fetched once the first view is built, not before the first result. A failed load is tried again
+// by the next click.
+const embedCopy = { loading: null, module: null };
+function loadEmbedCopy() {
+  embedCopy.loading ??= import('./embed_copy.js').then((module) => {
+    embedCopy.module = module;
+    return module;
+  }, (e) => {
+    embedCopy.loading = null;
+    throw e;
+  });
+  return embedCopy.loading;
 }
 
 // The script may run before the document is parsed (it loads async, to start the core early).

@@ -4,7 +4,7 @@
 // what is running or shown. section[data-state]: running, done, failed or stopped.
 import { isCancelled } from './core.js';
 import { showError } from './errors.js';
-import { FULL_MODULE } from './full_module_note.js';
+import { FULL_MODULE, noFullModule } from './full_module_note.js';
 import * as render from './render.js';
 import { limitRows } from './row_limit.js';
 
@@ -15,7 +15,7 @@ export class SearchPanel {
   // call(request, options) -> promise of the response; cancel(key); exports: CSV tables;
   // markInvalid(id) marks one input invalid; fullModule(request) -> {loading, loaded}
   // (full_module_note.js): the search is the full module's.
-  constructor({ call, cancel, exports, markInvalid, fullModule = () => ({ loading: false, loaded: Promise.resolve() }) }) {
+  constructor({ call, cancel, exports, markInvalid, fullModule = noFullModule }) {
     Object.assign(this, { call, cancel, exports, markInvalid, fullModule });
     this.run = null;       // {json, response}
     this.ticker = null;

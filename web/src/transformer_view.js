@@ -8,7 +8,7 @@ import { renderPlan } from './planner.js';
 import * as tf from './transformer.js';
 import { FIELD_INPUTS, layoutOf, planKey, planRequest, transformerRequest } from './transformer_request.js';
 import { sharedFieldInput } from './error_inputs.js';
-import { FULL_MODULE } from './full_module_note.js';
+import { FULL_MODULE, noFullModule } from './full_module_note.js';
 import { SERVING_FIELD_INPUTS, inferenceRequest, sweepRequests } from './serving_request.js';
 import { servingCards, servingChart, servingDescription } from './serving_view.js';
 
@@ -21,7 +21,7 @@ export class TransformerView {
   // the responses (a sweep, on the slow lane); cancel(key); status(text); exports: CSV tables;
   // getState(); setLayout(partial state); fullModule(request) -> {loading, loaded}
   // (full_module_note.js): the planner is the full module's.
-  constructor({ call, batch, cancel, status, exports, getState, setLayout, fullModule = () => ({ loading: false, loaded: Promise.resolve() }) }) {
+  constructor({ call, batch, cancel, status, exports, getState, setLayout, fullModule = noFullModule }) {
     Object.assign(this, { call, batch, cancel, status, exports, getState, setLayout, fullModule });
     this.planned = null;  // {key, request, response}
     this.planning = null; // the plan running: {key}
@@ -155,7 +155,7 @@ export class TransformerView {
     this.planning = planning;
     const full = this.fullModule(request);
     this.busy(true, full.loading);
-    full.loaded.then(() => { if (this.planning === planning) this.busy(true); });
+    full.loaded.then(() => { if (this.planning === planning) this.planStatus(true, false); });
     try {
       const t0 = performance.now();
       let response;
@@ -198,6 +198,10 @@ export class TransformerView {
     $('plan-run').disabled = on;
     $('planner').setAttribute('aria-busy', String(on));
     $('planner').classList.toggle('busy', on);
+    this.planStatus(on, loading);
+  }
+
+  planStatus(on, loading) {
     $('plan-status').textContent = !on ? '' : loading ? `Loading ${FULL_MODULE}, then searching layouts…`
       : 'Searching layouts…';
   }
