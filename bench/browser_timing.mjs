@@ -25,9 +25,12 @@ const observeLongTasks = () => {
 // First result: a fresh page (own context, cold caches) per load, median of 5.
 const loads = [];
 let files = [];
+let filesFirst = [];  // those requested before the first result was painted
 for (let i = 0; i < 5; ++i) {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   const loaded = new Set();
+  const requested = new Map();  // path -> when (ms since the epoch), the page's workers' too
+  page.on('request', (r) => requested.set(new URL(r.url()).pathname, Date.now()));
   page.on('requestfinished', (r) => loaded.add(new URL(r.url()).pathname));
   const start = Date.now();
   await page.goto(server.url + '/#net=inception_v3');
@@ -41,13 +44,17 @@ for (let i = 0; i < 5; ++i) {
   loads.push({ painted: marks['paleo-first-result-painted'], view: marks['paleo-first-view'],
     ready: marks['paleo-module-ready'], seenMs });
   files = [...loaded];
+  const firstPaintedAt = await page.evaluate(() => performance.timeOrigin) + marks['paleo-first-result-painted'];
+  filesFirst = files.filter((path) => requested.get(path) <= firstPaintedAt);
   await page.close();
 }
-const sizes = files.map((path) => {
+const sizeOf = (path) => {
   const body = readFileSync(join(dist, path === '/' ? 'index.html' : path));
   return { path, raw: body.length, gzip: gzipSync(body).length };
-}).sort((a, b) => b.gzip - a.gzip);
+};
+const sizes = files.map(sizeOf).sort((a, b) => b.gzip - a.gzip);
 const gzipBytes = sizes.reduce((sum, f) => sum + f.gzip, 0);
+const firstGzipBytes = filesFirst.map(sizeOf).reduce((sum, f) => sum + f.gzip, 0);
 
 const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
 await page.addInitScript(observeLongTasks);
@@ -156,7 +163,8 @@ const longTasks = await page.evaluate(() => window.paleoLongTasks);
 const loadMedian = (key) => median(loads.map((l) => l[key]));
 console.log('what the page loads (gzip -6)             raw KB    gzipped KB');
 for (const f of sizes) {
-  console.log(`  ${f.path.padEnd(36)} ${(f.raw / 1024).toFixed(1).padStart(8)} ${(f.gzip / 1024).toFixed(1).padStart(12)}`);
+  const later = filesFirst.includes(f.path) ? '' : ' (after)';
+  console.log(`  ${(f.path + later).padEnd(36)} ${(f.raw / 1024).toFixed(1).padStart(8)} ${(f.gzip / 1024).toFixed(1).padStart(12)}`);
 }
 // Loaded when a section needs it, never before the first result.
 const onDemand = existsSync(join(dist, 'data')) ? readdirSync(join(dist, 'data')).map((name) => {
@@ -168,8 +176,11 @@ for (const f of onDemand) {
 }
 console.log('');
 console.log('figure                                   measured      target');
-console.log(`everything the page loads, gzipped      ${(gzipBytes / 1024).toFixed(0).padStart(6)} KB     <= 600 KB`);
-console.log(`first result on screen after navigation ${loadMedian('painted').toFixed(0).padStart(6)} ms     <= 500 ms (inception_v3: ` +
+console.log(`loaded before the first result, gzipped ${(firstGzipBytes / 1024).toFixed(0).padStart(6)} KB     <= 350 KB ` +
+  '(requested before the headline was painted)');
+console.log(`everything the page loads, gzipped      ${(gzipBytes / 1024).toFixed(0).padStart(6)} KB     (by the first view: every ` +
+  'section built; "(after)" above)');
+console.log(`first result on screen after navigation ${loadMedian('painted').toFixed(0).padStart(6)} ms     <= 400 ms (inception_v3: ` +
   `the headline painted, median of ${loads.length} cold loads; presets from the core ${loadMedian('ready').toFixed(0)} ms; ` +
   `every section built ${loadMedian('view').toFixed(0)} ms; seen by the test driver ${loadMedian('seenMs')} ms)`);
 console.log(`re-estimate of inception_v3 (median)    ${median(samples).toFixed(1).padStart(6)} ms     <= 5 ms (worker, core and ` +

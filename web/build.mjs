@@ -1,12 +1,16 @@
-// Builds web/dist/: the page (bundled with esbuild), its worker (the WebAssembly module's glue
-// included), the module itself from build/wasm, paleo-embed.js (the estimate-only module of
-// build/wasm-estimate plus the <paleo-estimate> element) and an example page that embeds it.
+// Builds web/dist/: the page (bundled with esbuild), its workers (a WebAssembly module's glue
+// included), its two modules (paleo-estimate.wasm, the estimate-only module of build/wasm-estimate
+// it starts on, and paleo.wasm, the full one of build/wasm, loaded when a section needs it),
+// paleo-embed.js (the estimate-only module plus the <paleo-estimate> element) and an example page
+// that embeds it.
 import { build, transform } from 'esbuild';
 import { promisify } from 'node:util';
 import zopfli from '@gfx/zopfli';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { bootEntry, bootModules, fromBoot } from './boot_modules.mjs';
 
 const web = dirname(fileURLToPath(import.meta.url));
 const root = join(web, '..');
@@ -28,20 +32,33 @@ if (!existsSync(estimateModule)) {
 mkdirSync(dist, { recursive: true });
 rmSync(join(dist, 'paleo.js'), { force: true });  // bundled into the workers since they run the core
 copyFileSync(join(wasm, 'paleo.wasm'), join(dist, 'paleo.wasm'));
+// The page's first module: the estimate-only build's, taken out of its single-file glue (the same
+// bytes as the embed's), served beside the page so that it compiles while it downloads.
+const estimateWasm = Buffer.from(readFileSync(estimateModule, 'utf8').match(/base64,([A-Za-z0-9+/=]+)/)[1], 'base64');
+writeFileSync(join(dist, 'paleo-estimate.wasm'), estimateWasm);
+// What the page says while the full module loads: its size as a server sends it (gzip).
+const fullModuleKb = Math.round(gzipSync(readFileSync(join(wasm, 'paleo.wasm'))).length / 1024 / 10) * 10;
 copyFileSync(join(web, 'embed', 'example.html'), join(dist, 'embed-example.html'));
 copyFileSync(join(web, 'styles.css'), join(dist, 'styles.css'));
 copyFileSync(join(root, 'node_modules', 'uplot', 'dist', 'uPlot.min.css'), join(dist, 'uPlot.min.css'));
 
-// The sources import the Emscripten glue as '../paleo.js': it is the build's.
-const glue = { name: 'paleo-glue', setup(b) {
-  b.onResolve({ filter: /^\.\.\/paleo\.js$/ }, () => ({ path: join(wasm, 'paleo.js') }));
-} };
+// The sources import the Emscripten glue as '../paleo.js': the full module's (build/wasm), or for
+// the page's estimate-only worker the single-file glue of build/wasm-estimate, its inlined module
+// left out (the page compiles paleo-estimate.wasm and hands it over: instantiateWasm, worker.js).
+const inlined = /data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)/;
+const glueOf = (path) => ({ name: 'paleo-glue', setup(b) {
+  b.onResolve({ filter: /^\.\.\/paleo\.js$/ }, () => ({ path }));
+  b.onLoad({ filter: /paleo-estimate\.js$/ }, () => ({ loader: 'js',
+    contents: readFileSync(path, 'utf8').replace(inlined, 'data:application/octet-stream;base64,') }));
+} });
+const glue = glueOf(join(wasm, 'paleo.js'));
 const common = { bundle: true, minify: true, target: 'es2020', logLevel: 'warning', plugins: [glue] };
 // The page: boot.js (a classic script: starts the core; runs first) and app.js (the page's
 // modules and uPlot).
 for (const old of readdirSync(dist)) if (old.startsWith('chunk-')) rmSync(join(dist, old));
-await build({ ...common, entryPoints: [join(web, 'src', 'boot.js')], format: 'iife', outfile: join(dist, 'boot.js'),
-  define: { 'import.meta.url': 'document.currentScript.src' } });
+const bootOptions = { ...common, format: 'iife', define: { 'import.meta.url': 'document.currentScript.src' } };
+const bootShared = await bootModules({ ...bootOptions, entryPoints: [join(web, 'src', 'boot.js')] }, join(web, 'src'));
+await build({ ...bootOptions, stdin: bootEntry(bootShared, join(web, 'src')), outfile: join(dist, 'boot.js') });
 // The presets/ files the module leaves out (CMake's PALEO_PRESETS_LEFT_OUT: the validation cases),
 // one classic script per folder, data/<folder>.js, which the page loads when a section needs it
 // (web/src/preset_data.js): a script, not a fetch, so that it needs no connect-src and loads from
@@ -56,8 +73,14 @@ for (const [folder, files] of Object.entries(folders)) {
     'needs them (docs/web.md). */\n(self.paleoPresetData = self.paleoPresetData || {})[' + JSON.stringify(folder) + '] = ' +
     JSON.stringify(files) + ';\n');
 }
-await build({ ...common, entryPoints: [join(web, 'src', 'main.js')], format: 'esm', outfile: join(dist, 'app.js'),
-  define: { PALEO_LEFT_OUT_FOLDERS: JSON.stringify(Object.keys(folders)) } });
+// Split: what the page loads when needed (uPlot, with the first chart: web/src/charts.js) is a chunk
+// of its own.
+// The modules boot.js bundles come from it (web/boot_modules.mjs).
+await build({ ...common, plugins: [glue, fromBoot(bootShared, join(web, 'src'))],
+  entryPoints: { app: join(web, 'src', 'main.js') }, format: 'esm', splitting: true, outdir: dist,
+  chunkNames: 'chunk-[hash]',
+  define: { PALEO_LEFT_OUT_FOLDERS: JSON.stringify(Object.keys(folders).join(',')),
+    PALEO_FULL_MODULE_KB: String(fullModuleKb) } });
 copyFileSync(join(web, 'index.html'), join(dist, 'index.html'));
 // The ONNX decoder (tools/onnx_graph_decoder.mjs and onnx-proto): loaded by the page only when an
 // .onnx file is dropped or picked (web/src/import_drop.js).
@@ -65,9 +88,14 @@ await build({ ...common, entryPoints: [join(root, 'tools', 'onnx_graph_decoder.m
   outfile: join(dist, 'onnx-decoder.js') });
 // The worker that runs the core (with the Emscripten module's glue): a module worker, and a
 // classic one for browsers without module workers.
-await build({ ...common, entryPoints: [join(web, 'src', 'worker.js')], format: 'esm', outfile: join(dist, 'worker.js') });
-await build({ ...common, entryPoints: [join(web, 'src', 'worker.js')], format: 'iife', outfile: join(dist, 'worker-classic.js'),
-  define: { 'import.meta.url': 'self.location.href' } });
+// Built twice: worker.js with the full module's glue, worker-estimate.js with the estimate-only
+// module's (the page starts on that one: web/src/core_client.js).
+for (const [name, plugin] of [['worker', glue], ['worker-estimate', glueOf(estimateModule)]]) {
+  await build({ ...common, plugins: [plugin], entryPoints: [join(web, 'src', 'worker.js')], format: 'esm',
+    outfile: join(dist, `${name}.js`) });
+  await build({ ...common, plugins: [plugin], entryPoints: [join(web, 'src', 'worker.js')], format: 'iife',
+    outfile: join(dist, `${name}-classic.js`), define: { 'import.meta.url': 'self.location.href' } });
+}
 
 // One function around both: createPaleo stays private to the script, and the module's own export
 // code sees no CommonJS or AMD loader of the host page, nor `fetch`: the module is inlined, and the
@@ -77,7 +105,6 @@ await build({ ...common, entryPoints: [join(web, 'src', 'worker.js')], format: '
 // plain module gzips to 1.4 times the module's own gzip; base64 of deflated bytes to about its size.
 // The element is bundled with what it imports (the attribute table, the page's formatters).
 const zopfliDeflate = promisify(zopfli.deflate);
-const inlined = /data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)/;
 const estimateGlue = readFileSync(estimateModule, 'utf8');
 const [, wasmBase64] = estimateGlue.match(inlined);
 // Zopfli's deflate (npm @gfx/zopfli: the same raw-deflate format the browser inflates) packs the

@@ -3,8 +3,9 @@
 // measured per case (log-log, one colour per family, with the line predicted = measured and the
 // ±10 % and ±35 % bands), the summary per family and the cases with their sources. Every number
 // is the core's. expectedError() writes the band an estimate carries beside its headline.
-import uPlot from 'uplot';
+import { loadUPlot } from './charts.js';
 import { el, table } from './dom.js';
+import { FULL_MODULE, noFullModule } from './full_module_note.js';
 import { absPercent, compareUnit, expectedErrorText, scatterValue, sig, signedPercent, splitSource } from './format.js';
 
 const BANDS = [0.35, 0.1];  // shaded: |predicted / measured - 1| within each
@@ -56,8 +57,8 @@ function palette() {
 
 const tick = (v) => (v == null ? '' : v >= 1 ? String(+v.toPrecision(3)) : String(+v.toPrecision(2)));
 
-// Predicted against measured, log-log; returns the number of points drawn.
-function scatter(container, validation, families, old) {
+// Predicted against measured, log-log (with the uPlot class); returns the plot.
+function scatter(uPlot, container, validation, families, old) {
   if (old) old.destroy();
   container.replaceChildren();
   const points = validation.cases.filter(scored)
@@ -119,9 +120,10 @@ function scatter(container, validation, families, old) {
 
 export class AccuracySection {
   // call(request, options) -> promise of the response; exports: CSV tables by name.
-  // needsCases() resolves once the validation cases are in the core (preset_data.js).
-  constructor({ call, exports, needsCases = () => Promise.resolve() }) {
-    Object.assign(this, { call, exports, needsCases });
+  // needsCases() resolves once the validation cases are in the core (preset_data.js);
+  // fullModule(request) -> {loading, loaded} (full_module_note.js): validate is the full module's.
+  constructor({ call, exports, needsCases = () => Promise.resolve(), fullModule = noFullModule }) {
+    Object.assign(this, { call, exports, needsCases, fullModule });
     this.validation = null;
     this.plot = null;
     this.details = document.getElementById('accuracy');
@@ -142,18 +144,21 @@ export class AccuracySection {
     if (!this.validation) {
       if (this.running) return;
       this.running = true;
-      node('accuracy-status').textContent = 'Loading the validation cases…';
+      const request = { command: 'validate' };
+      const full = this.fullModule(request);
+      node('accuracy-status').textContent = full.loading ? `Loading ${FULL_MODULE} and the validation cases…`
+        : 'Loading the validation cases…';
       node('accuracy-error').hidden = true;
       this.details.setAttribute('aria-busy', 'true');
       try {
         let response;
         let t0 = performance.now();
         try {
-          await this.needsCases();
+          [this.uPlot] = await Promise.all([loadUPlot(), this.needsCases(), full.loaded]);
           this.details.dataset.casesLoadMs = String(Math.round(performance.now() - t0));
           node('accuracy-status').textContent = 'Running the validation cases…';
           t0 = performance.now();
-          response = await this.call({ command: 'validate' }, { lane: 'slow', key: 'validate' });
+          response = await this.call(request, { lane: 'slow', key: 'validate' });
         } catch (e) {
           response = { ok: false, error: { message: String(e && e.message ? e.message : e) } };
         }
@@ -181,7 +186,7 @@ export class AccuracySection {
     const o = v.overall;
     node('accuracy-status').textContent = `${o.cases} measured cases (published, and Paleo's own on Hopper), ` +
       `${o.scored} scored, run in ${this.seconds.toFixed(2)} s.`;
-    this.plot = scatter(node('accuracy-chart'), v, families, this.plot);
+    this.plot = scatter(this.uPlot, node('accuracy-chart'), v, families, this.plot);
     this.rendered = true;
     node('accuracy-families').replaceChildren(table(['Family', 'Cases', 'Scored', 'Not expressible', 'Median |error|',
       'Max |error|'], [...v.families.map((f, i) => [

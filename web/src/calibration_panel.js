@@ -6,6 +6,7 @@
 import { isCancelled } from './core.js';
 import { download, el, table } from './dom.js';
 import { showError } from './errors.js';
+import { FULL_MODULE, noFullModule } from './full_module_note.js';
 import { absPercent, sig, signedPercent } from './format.js';
 import { calibrateRequest, readCalibrationText, sharedRequest } from './calibration_request.js';
 
@@ -16,9 +17,10 @@ export class CalibrationPanel {
   // page's request for the scenario shown, its software era included and no profile applied (it
   // may throw: a pasted spec that is not JSON);
   // applied() -> the state's profile text ('' for none); apply(profile, kind) applies a profile
-  // to the requests of `kind` ('cnn', 'transformer'; undefined: both), apply(null) removes it.
-  constructor({ call, cancel, pageRequest, applied, apply }) {
-    Object.assign(this, { call, cancel, pageRequest, applied, apply });
+  // to the requests of `kind` ('cnn', 'transformer'; undefined: both), apply(null) removes it;
+  // fullModule(request) -> {loading, loaded} (full_module_note.js): calibrate is the full module's.
+  constructor({ call, cancel, pageRequest, applied, apply, fullModule = noFullModule }) {
+    Object.assign(this, { call, cancel, pageRequest, applied, apply, fullModule });
     this.section = $('calibration-section');
     this.profile = null;   // the last fit's, and the kind of net it was fitted to
     this.kind = undefined;
@@ -79,8 +81,12 @@ export class CalibrationPanel {
     for (const id of ['cal-apply', 'cal-download']) $(id).hidden = true;
     $('cal-stop').hidden = false;
     // Once a second: the status is a live region, read out as it changes.
+    const full = this.fullModule(request);
+    let loading = full.loading;
+    full.loaded.then(() => { loading = false; });
     const tick = () => {
-      $('cal-status').textContent = `Fitting… ${Math.round((performance.now() - run.started) / 1e3)} s`;
+      $('cal-status').textContent = `${loading ? `Loading ${FULL_MODULE}, then fitting` : 'Fitting'}… ` +
+        `${Math.round((performance.now() - run.started) / 1e3)} s`;
     };
     tick();
     clearInterval(this.ticker);

@@ -1,8 +1,28 @@
 // Line charts with uPlot: one series per communication scheme (or per algorithm). Colours come
-// from the page's CSS variables, so the charts follow the light or dark scheme.
-import uPlot from 'uplot';
+// from the page's CSS variables, so the charts follow the light or dark scheme. uPlot (a third of
+// the page's script, its own chunk) loads with the first chart, after the first result is on
+// screen: nothing before it draws one.
 
 const charts = new Map();  // container -> {plot, key}
+let UPlot = null;          // the uPlot class, once loaded
+let loading = null;
+const pending = new Map(); // container -> the latest chart asked for while uPlot loads
+
+// Resolves to the uPlot class, its style sheet added (loaded once; a failed load is tried again by
+// the next chart).
+export function loadUPlot() {
+  if (!document.querySelector('link[href="uPlot.min.css"]')) {
+    document.head.append(Object.assign(document.createElement('link'), { rel: 'stylesheet', href: 'uPlot.min.css' }));
+  }
+  loading ??= import('uplot').then((m) => {
+    UPlot = m.default;
+    return UPlot;
+  }, (e) => {
+    loading = null;
+    throw e;
+  });
+  return loading;
+}
 
 function palette() {
   const css = getComputedStyle(document.documentElement);
@@ -20,7 +40,23 @@ function widthOf(container) {
 
 // xs: the x values; series: [{label, values}]. logY draws the y axis in powers of ten (all
 // values must be positive).
-export function lineChart(container, { title, xLabel, yLabel, xs, series, logX = true, logY = false }) {
+export function lineChart(container, chart) {
+  if (UPlot || !chart.xs.length) {
+    draw(container, chart);
+    return;
+  }
+  pending.set(container, chart);
+  loadUPlot().then(() => {
+    for (const [box, latest] of pending) draw(box, latest);
+    pending.clear();
+  }, () => {
+    for (const box of pending.keys()) box.textContent = 'The chart could not be loaded.';
+    pending.clear();
+  });
+}
+
+function draw(container, { title, xLabel, yLabel, xs, series, logX = true, logY = false }) {
+  pending.delete(container);
   const old = charts.get(container);
   if (!xs.length) {
     if (old) old.plot.destroy();
@@ -55,7 +91,7 @@ export function lineChart(container, { title, xLabel, yLabel, xs, series, logX =
     legend: { live: false },
     cursor: { drag: { x: false, y: false } },
   };
-  charts.set(container, { plot: new uPlot(opts, data, container), key });
+  charts.set(container, { plot: new UPlot(opts, data, container), key });
 }
 
 // Called on window resizes.

@@ -5,15 +5,10 @@
 import { core, firstPresets, isCancelled, linked } from './core.js';
 import { AccuracySection, expectedError } from './accuracy.js';
 import { presetData } from './preset_data.js';
-import { DEFAULTS, compress, isNumberKey, parseWorkers, readLink, requests, toHashAsync, toParams } from './state.js';
+import { DEFAULTS, isNumberKey, parseWorkers, readLink, requests, toHashAsync, toParams } from './state.js';
 import { csv, download, el } from './dom.js';
-import { attributesOf } from './embed_attributes.js';
-import { embedSnippet } from './embed_snippet.js';
-import { servingAttributesOf } from './embed_serving.js';
-import { inferenceRequest } from './serving_request.js';
-import { transformerAttributesOf } from './embed_transformer.js';
 import { showLinkNote, wireImport } from './import_drop.js';
-import { importedForm, netKind, netFromText } from './net_text.js';
+import { netKind, netFromText } from './net_text.js';
 import { resizeCharts } from './charts.js';
 import { clearFieldError, detail, showError } from './errors.js';
 import { SearchPanel } from './search_panel.js';
@@ -30,6 +25,7 @@ import { CalibrationPanel } from './calibration_panel.js';
 import { appliedProfile } from './calibration_request.js';
 import { transformerRequest } from './transformer_request.js';
 import { fillSchemaSelects } from './schema_selects.js';
+import { FULL_MODULE, fullModuleFor } from './full_module_note.js';
 
 const $ = (id) => document.getElementById(id);
 let presets = null;
@@ -54,6 +50,8 @@ const isTransformer = (s) => (s.config.trim() ? true : s.spec.trim() ? false : t
 
 // The core's response to a request (a promise); options: core_client.js.
 const call = (request, options) => core.call(request, options);
+// Whether a request waits for the full module to load, and when it may run (full_module_note.js).
+const fullModule = (request) => fullModuleFor(core, request);
 
 function fill(select, entries) {
   const keep = [...select.options].filter((o) => o.dataset.keep !== undefined || o.value === '');
@@ -258,6 +256,10 @@ async function estimateAndRender(s, current) {
     view.clear();
     failed({ message: 'malformed JSON: ' + e.message, layer: '', field: 'spec' }, true);
     return true;
+  }
+  // An imported net is read by the full module only: the net's line says so while it loads.
+  if (fullModule(reqs.estimate).loading) {
+    $('net-info').textContent = `Loading ${FULL_MODULE} to read the imported net…`;
   }
   const [estimate, compare] = await Promise.all([call(reqs.estimate, { key: 'estimate' }),
     reqs.compare ? call(reqs.compare, { key: 'compare' }) : null]);
@@ -513,40 +515,6 @@ async function copy(text, what) {
   }
 }
 
-// The <paleo-estimate> markup for the current configuration: the attributes of the `estimate`
-// request the page sends (embed_attributes.js, the table the element reads them back with), and a
-// pasted spec compressed (built with DOM APIs: embed_snippet.js). A transformer's: the attributes of
-// the training request the transformer view sends (embed_transformer.js), or of its serving request
-// (embed_serving.js); null, with a status message, while its pasted config is not JSON.
-function currentEmbedSnippet() {
-  const script = new URL('paleo-embed.js', location.href).href;
-  if (isTransformer(state)) {
-    try {
-      return embedSnippet(script, state.t_task === 'serve' ? servingAttributesOf(inferenceRequest(state))
-        : transformerAttributesOf(transformerRequest(state)));
-    } catch (e) {
-      status('No embed snippet: ' + (e instanceof SyntaxError ? 'the config is not JSON' : e.message));
-      return null;
-    }
-  }
-  let estimate;
-  try {
-    estimate = requests(state).estimate;
-  } catch {
-    estimate = requests({ ...state, spec: '' }).estimate;  // a spec that is not JSON yet: as pasted, below
-  }
-  // The embed's estimate-only module has no importers (docs/embed.md): an imported net's element
-  // would show an error, so the page says so instead of copying it.
-  const imported = state.spec.trim() ? importedForm(state.spec) : null;
-  if (imported) {
-    status(`No embed snippet: the embed reads Paleo specs, and an imported ${imported} is converted by the page only`);
-    return null;
-  }
-  const attrs = attributesOf(estimate);
-  if (state.spec.trim()) attrs.push(['spec-z', compress(specAsJson(state.spec))]);
-  return embedSnippet(script, attrs);
-}
-
 async function start() {
   performance.mark('paleo-start');
   // The schema: the core's request fields, their values and its version.
@@ -562,10 +530,10 @@ async function start() {
   fillSchemaSelects(schema, $);
   populate(schema.version);
   performance.mark('paleo-presets-ready');
-  accuracy = new AccuracySection({ call, exports, needsCases: () => presetData(core, 'validation') });
-  search = new SearchPanel({ call, cancel: (key) => core.cancel(key), exports,
+  accuracy = new AccuracySection({ call, exports, needsCases: () => presetData(core, 'validation'), fullModule });
+  search = new SearchPanel({ call, cancel: (key) => core.cancel(key), exports, fullModule,
     markInvalid: (id) => id && $(id)?.setAttribute('aria-invalid', 'true') });
-  calibration = new CalibrationPanel({ call, cancel: (key) => core.cancel(key),
+  calibration = new CalibrationPanel({ call, cancel: (key) => core.cancel(key), fullModule,
     // The scenario as the user set it, the software era chosen included, without an applied profile.
     pageRequest: () => {
       const own = { ...state, calibration: '' };
@@ -579,7 +547,7 @@ async function start() {
       calibration.showApplied();
       schedule(0);
     } });
-  view = new TransformerView({ call, batch: (list, options) => core.batch(list, options),
+  view = new TransformerView({ call, batch: (list, options) => core.batch(list, options), fullModule,
     cancel: (key) => core.cancel(key), status, exports, getState: () => state,
     setLayout: (layout) => {
       state = { ...state, ...layout };
@@ -636,8 +604,10 @@ async function start() {
   $('export-json').addEventListener('click', () => last && download('paleo-result.json', 'application/json',
     JSON.stringify(last.transformer ? { ...last, plan: view.plan() } : { requests: last.requests, estimate: last.estimate,
       compare: last.compare, search: last.search }, null, 2) + '\n'));
-  $('copy-embed').addEventListener('click', () => {
-    const snippet = currentEmbedSnippet();
+  $('copy-embed').addEventListener('click', async () => {
+    // In the click's own task once loaded: some browsers write the clipboard only there.
+    const { embedSnippetFor } = embedCopy.module ?? await loadEmbedCopy();
+    const snippet = embedSnippetFor(state, { transformer: isTransformer(state), specJson: specAsJson, status });
     if (snippet) copy(snippet, 'Embed snippet');
   });
   for (const button of document.querySelectorAll('button.csv')) {
@@ -679,6 +649,22 @@ async function start() {
   ++generation;
   await update();
   performance.mark('paleo-first-view');  // every section of the first result built
+  loadEmbedCopy().catch(() => {});
+}
+
+// The embed snippet's code (embed_copy.js, the element's attribute tables): a chunk of its own,
+// fetched once the first view is built, not before the first result. A failed load is tried again
+// by the next click.
+const embedCopy = { loading: null, module: null };
+function loadEmbedCopy() {
+  embedCopy.loading ??= import('./embed_copy.js').then((module) => {
+    embedCopy.module = module;
+    return module;
+  }, (e) => {
+    embedCopy.loading = null;
+    throw e;
+  });
+  return embedCopy.loading;
 }
 
 // The script may run before the document is parsed (it loads async, to start the core early).

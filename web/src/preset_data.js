@@ -5,8 +5,9 @@
 // {"<folder>/<name>.json": text, ...} under self.paleoPresetData[folder]; the core client hands
 // the texts to every worker's core (core_client.js addPresetFiles).
 
-// The folders the build left out: web/build.mjs defines them (none when it is run another way).
-const LEFT_OUT = typeof PALEO_LEFT_OUT_FOLDERS !== 'undefined' ? PALEO_LEFT_OUT_FOLDERS : [];
+// The folders the build left out, comma-separated: web/build.mjs defines them (none when it is run
+// another way). A string: esbuild would put a defined array in a chunk of its own, one more request.
+const LEFT_OUT = typeof PALEO_LEFT_OUT_FOLDERS !== 'undefined' ? PALEO_LEFT_OUT_FOLDERS.split(',').filter(Boolean) : [];
 
 const loading = new Map();  // folder -> promise of its files
 

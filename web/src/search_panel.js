@@ -4,6 +4,7 @@
 // what is running or shown. section[data-state]: running, done, failed or stopped.
 import { isCancelled } from './core.js';
 import { showError } from './errors.js';
+import { FULL_MODULE, noFullModule } from './full_module_note.js';
 import * as render from './render.js';
 import { limitRows } from './row_limit.js';
 
@@ -12,9 +13,10 @@ const FIELDS = { devices: 'search_devices', devices_per_node: 'search_per_node' 
 
 export class SearchPanel {
   // call(request, options) -> promise of the response; cancel(key); exports: CSV tables;
-  // markInvalid(id) marks one input invalid.
-  constructor({ call, cancel, exports, markInvalid }) {
-    Object.assign(this, { call, cancel, exports, markInvalid });
+  // markInvalid(id) marks one input invalid; fullModule(request) -> {loading, loaded}
+  // (full_module_note.js): the search is the full module's.
+  constructor({ call, cancel, exports, markInvalid, fullModule = noFullModule }) {
+    Object.assign(this, { call, cancel, exports, markInvalid, fullModule });
     this.run = null;       // {json, response}
     this.ticker = null;
     this.section = $('search-section');
@@ -44,10 +46,13 @@ export class SearchPanel {
     showError($('search-error'), null);
     $('search-stop').hidden = false;
     $('search-progress').hidden = false;
+    const full = this.fullModule(request);
+    let loading = full.loading;
+    full.loaded.then(() => { loading = false; });
     const tick = () => {
       const seconds = (performance.now() - run.started) / 1e3;
-      $('search-status').textContent = `Searching the per-layer strategies on ${request.devices} devices… ` +
-        `${seconds.toFixed(1)} s`;
+      $('search-status').textContent = (loading ? `Loading ${FULL_MODULE}, then searching` : 'Searching') +
+        ` the per-layer strategies on ${request.devices} devices… ${seconds.toFixed(1)} s`;
     };
     tick();
     clearInterval(this.ticker);

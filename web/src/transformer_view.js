@@ -8,6 +8,7 @@ import { renderPlan } from './planner.js';
 import * as tf from './transformer.js';
 import { FIELD_INPUTS, layoutOf, planKey, planRequest, transformerRequest } from './transformer_request.js';
 import { sharedFieldInput } from './error_inputs.js';
+import { FULL_MODULE, noFullModule } from './full_module_note.js';
 import { SERVING_FIELD_INPUTS, inferenceRequest, sweepRequests } from './serving_request.js';
 import { servingCards, servingChart, servingDescription } from './serving_view.js';
 
@@ -18,9 +19,10 @@ const isNetField = (field) => field === 'net' || field.startsWith('net.');
 export class TransformerView {
   // call(request, options) -> promise of the response; batch(requests, options) -> promise of
   // the responses (a sweep, on the slow lane); cancel(key); status(text); exports: CSV tables;
-  // getState(); setLayout(partial state).
-  constructor({ call, batch, cancel, status, exports, getState, setLayout }) {
-    Object.assign(this, { call, batch, cancel, status, exports, getState, setLayout });
+  // getState(); setLayout(partial state); fullModule(request) -> {loading, loaded}
+  // (full_module_note.js): the planner is the full module's.
+  constructor({ call, batch, cancel, status, exports, getState, setLayout, fullModule = noFullModule }) {
+    Object.assign(this, { call, batch, cancel, status, exports, getState, setLayout, fullModule });
     this.planned = null;  // {key, request, response}
     this.planning = null; // the plan running: {key}
     $('plan-run').addEventListener('click', () => this.runPlan());
@@ -151,7 +153,9 @@ export class TransformerView {
     }
     const planning = { key: planKey(request) };
     this.planning = planning;
-    this.busy(true);
+    const full = this.fullModule(request);
+    this.busy(true, full.loading);
+    full.loaded.then(() => { if (this.planning === planning) this.planStatus(true, false); });
     try {
       const t0 = performance.now();
       let response;
@@ -189,11 +193,17 @@ export class TransformerView {
     }
   }
 
-  busy(on) {
+  // loading: the full module, which the planner needs, is still loading.
+  busy(on, loading = false) {
     $('plan-run').disabled = on;
     $('planner').setAttribute('aria-busy', String(on));
     $('planner').classList.toggle('busy', on);
-    $('plan-status').textContent = on ? 'Searching layouts…' : '';
+    this.planStatus(on, loading);
+  }
+
+  planStatus(on, loading) {
+    $('plan-status').textContent = !on ? '' : loading ? `Loading ${FULL_MODULE}, then searching layouts…`
+      : 'Searching layouts…';
   }
 
   markStale(state) {

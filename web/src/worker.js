@@ -5,6 +5,8 @@
 // requests and reports progress after each. Anything the module throws (a JavaScript RangeError
 // for a request nested too deep) becomes an error response, and the instance is replaced by a
 // fresh one: a throw can leave the module's own stack half unwound.
+// web/build.mjs builds this file twice: with the full module's glue (worker.js) and with the
+// estimate-only module's (worker-estimate.js; its module binds no addPresetFile and is sent none).
 import createPaleo from '../paleo.js';
 
 let compiled = null;     // the WebAssembly.Module the page sent
