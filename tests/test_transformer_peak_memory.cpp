@@ -66,13 +66,14 @@ TEST_CASE("The unfused loss's bytes per logit beside its saved fp32 output", "[t
   o.fused_cross_entropy = true;
   CHECK(paleo::loss_transient_bytes_per_logit(o, paleo::op_context(c, o)) == 2);  // the bf16 logits
   o.fused_cross_entropy = false;
-  // Backward: nll_loss's and log-softmax's fp32 gradients (the forward's 2 + 4 is smaller).
-  CHECK(paleo::loss_transient_bytes_per_logit(o, paleo::op_context(c, o)) == 8);
+  // Backward: nll_loss's and log-softmax's fp32 gradients beside the freed bf16 logits' block,
+  // which the allocator keeps reserved: 2 + 4 + 4 (the forward's 2 + 4 is smaller).
+  CHECK(paleo::loss_transient_bytes_per_logit(o, paleo::op_context(c, o)) == 10);
   o.parallel.tp = 8;
   o.parallel.dp = 1;
-  // loss_parallel's backward: zeros_like(x), exp(x) and their sum (the forward's bf16 logits,
-  // fp32 copy and exp(shifted), 2 + 4 + 4, is smaller).
-  CHECK(paleo::loss_transient_bytes_per_logit(o, paleo::op_context(c, o)) == 12);
+  // loss_parallel's backward: zeros_like(x), exp(x) and their sum beside the bf16 logits' block,
+  // 2 + 4 + 4 + 4 (the forward's bf16 logits, fp32 copy and exp(shifted), 2 + 4 + 4, is smaller).
+  CHECK(paleo::loss_transient_bytes_per_logit(o, paleo::op_context(c, o)) == 14);
 }
 
 TEST_CASE("FSDP2 accumulates a pipeline stage's gradients unsharded in the reduction's format",
