@@ -1,7 +1,7 @@
 // The peak-memory terms that depend on the training stack, against bytes counted by hand from the
 // stack's code: torchtitan's op-level selective checkpointing, the unfused and vocabulary-parallel
-// losses, FSDP2's unsharded gradient accumulation under a pipeline, and the CUDA context that
-// nvidia-smi counts beyond the allocator.
+// losses, FSDP's root unit kept gathered, FSDP2's unsharded gradient accumulation under a
+// pipeline, and the CUDA context that nvidia-smi counts beyond the allocator.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -66,13 +66,14 @@ TEST_CASE("The unfused loss's bytes per logit beside its saved fp32 output", "[t
   o.fused_cross_entropy = true;
   CHECK(paleo::loss_transient_bytes_per_logit(o, paleo::op_context(c, o)) == 2);  // the bf16 logits
   o.fused_cross_entropy = false;
-  // Backward: nll_loss's and log-softmax's fp32 gradients (the forward's 2 + 4 is smaller).
-  CHECK(paleo::loss_transient_bytes_per_logit(o, paleo::op_context(c, o)) == 8);
+  // Backward: nll_loss's and log-softmax's fp32 gradients beside the freed bf16 logits' block,
+  // which the allocator keeps reserved: 2 + 4 + 4 (the forward's 2 + 4 is smaller).
+  CHECK(paleo::loss_transient_bytes_per_logit(o, paleo::op_context(c, o)) == 10);
   o.parallel.tp = 8;
   o.parallel.dp = 1;
-  // loss_parallel's backward: zeros_like(x), exp(x) and their sum (the forward's bf16 logits,
-  // fp32 copy and exp(shifted), 2 + 4 + 4, is smaller).
-  CHECK(paleo::loss_transient_bytes_per_logit(o, paleo::op_context(c, o)) == 12);
+  // loss_parallel's backward: zeros_like(x), exp(x) and their sum beside the bf16 logits' block,
+  // 2 + 4 + 4 + 4 (the forward's bf16 logits, fp32 copy and exp(shifted), 2 + 4 + 4, is smaller).
+  CHECK(paleo::loss_transient_bytes_per_logit(o, paleo::op_context(c, o)) == 14);
 }
 
 TEST_CASE("FSDP2 accumulates a pipeline stage's gradients unsharded in the reduction's format",
@@ -92,6 +93,25 @@ TEST_CASE("FSDP2 accumulates a pipeline stage's gradients unsharded in the reduc
   REQUIRE(bf16.stage == 1);
   REQUIRE(fp32.stage == 1);
   CHECK(rel(fp32.gradients_bytes - bf16.gradients_bytes, 2 * stage) < 1e-9);
+}
+
+TEST_CASE("FSDP keeps its root unit, the embedding and the output layer, gathered through the step",
+          "[transformer][memory]") {
+  const paleo::TransformerConfig c = llama3_8b_layers(4);
+  paleo::TrainingOptions o = bf16_layout(1, 1, 8, 1, 8);
+  o.zero = 3;
+  o.zero3_gather = paleo::Zero3Gather::kTensorBlocking;  // DeepSpeed's ZeRO-3: no root unit
+  const paleo::TransformerMemory deepspeed = paleo::estimate_training_memory(c, o, 0);
+  o.zero3_gather = paleo::Zero3Gather::kLayerPrefetched;
+  const paleo::TransformerMemory fsdp = paleo::estimate_training_memory(c, o, 0);
+  // In bf16: the 128256 x 4096 embedding, the 4096 x 128256 output layer and the final norm's
+  // 4096 weights, unsharded.
+  CHECK(rel(fsdp.params_bytes - deepspeed.params_bytes, 2 * (2 * 128256.0 * 4096 + 4096)) < 1e-12);
+  // Without resharding after the forward every weight of the stage is gathered already.
+  o.reshard_after_forward = false;
+  const paleo::TransformerMemory kept = paleo::estimate_training_memory(c, o, 0);
+  o.zero3_gather = paleo::Zero3Gather::kTensorBlocking;
+  CHECK(paleo::estimate_training_memory(c, o, 0).params_bytes == kept.params_bytes);
 }
 
 TEST_CASE("The device's total is the allocator's bytes plus the CUDA context", "[transformer][memory]") {

@@ -20,15 +20,20 @@ double loss_transient_bytes_per_logit(const TrainingOptions& o, const OpContext&
   const double low = dtype_bytes(x.activations);
   if (o.fused_cross_entropy) return low;  // the low-precision logits, read by one fused kernel
   // cross_entropy(logits.float(), labels) in autograd: the forward holds the logits and their fp32
-  // copy while log-softmax writes its (saved) fp32 output; the backward, once the logits are freed
-  // (torchtitan's train.py: "del pred" before loss.backward()), holds nll_loss's fp32 gradient
-  // and log-softmax's fp32 gradient beside that saved output. The larger of the two.
-  if (x.tp <= 1) return std::max(low + 4, 4.0 + 4.0);
+  // copy while log-softmax writes its (saved) fp32 output; the backward holds nll_loss's fp32
+  // gradient and log-softmax's fp32 gradient beside that saved output. The low-precision logits
+  // still take their bytes then: torchtitan's train.py frees them ("del pred" before
+  // loss.backward()), but the caching allocator keeps their block reserved and cannot hand it to
+  // the backward's fp32 gradients, each twice its size (nll_loss's reuses the fp32 copy's block,
+  // log-softmax's needs a new one); under a pipeline the stage holds its output until that
+  // micro-batch's backward (torch/distributed/pipelining/stage.py: backward_one_chunk takes it
+  // back with self.fwd_cache.pop(bwd_chunk_id)). The backward is the larger.
+  if (x.tp <= 1) return low + 4.0 + 4.0;
   // Vocabulary-parallel (PyTorch's loss_parallel, torch/distributed/tensor/parallel/loss.py):
   // _log_softmax writes `shifted = x - x_max` and `torch.exp(shifted)` beside the fp32 copy
   // before its result; the fused backward returns `(grad_input + torch.exp(x)) * grad_output`
-  // with grad_input a zeros_like(x): three fp32 tensors beside the saved output.
-  return std::max(low + 4 + 4, 4.0 + 4.0 + 4.0);
+  // with grad_input a zeros_like(x): three fp32 tensors beside the saved output (and the logits).
+  return low + 4.0 + 4.0 + 4.0;
 }
 
 int optimizer_moments(Optimizer o) { return o == Optimizer::kAdam ? 2 : o == Optimizer::kMomentum ? 1 : 0; }
@@ -97,6 +102,14 @@ TransformerMemory training_memory(const TransformerConfig& c, const TrainingOpti
     if (o.zero >= 3) m.workspace_bytes += 2 * ops_params(ops.dense_layer) * dtype_bytes(o.precision.params);
     // Weights kept after the forward pass stay gathered, the whole stage's, until the backward.
     if (o.zero >= 3 && !o.reshard_after_forward) m.params_bytes += s.params * dtype_bytes(o.precision.params);
+    // FSDP never reshards its root unit after the forward (the embedding, final norm and output
+    // layer that wrapping each layer leaves to it): they stay gathered through the backward.
+    // FSDP2's FSDPState._lazy_init: "For the root, do not reshard after forward since for
+    // training, the parameters would be freed and all-gathered immediately"; FSDP1's
+    // _post_forward_reshard: "Do not free the root's parameters in the post-forward".
+    if (o.zero >= 3 && o.reshard_after_forward && o.zero3_gather == Zero3Gather::kLayerPrefetched)
+      m.params_bytes += ((s.embedding ? ops_params(ops.embedding) : 0) + (s.head ? ops_params(ops.head) : 0)) *
+                        dtype_bytes(o.precision.params);
     // ... and under a pipeline the gradients accumulate unsharded until the last micro-batch, in
     // the reduction's format when it is wider (FSDP2's to_accumulated_grad_if_needed:
     // "self.unsharded_accumulated_grad = unsharded_grad.to(self.reduce_dtype)").

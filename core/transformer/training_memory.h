@@ -26,8 +26,8 @@ ModelStateBytes model_state_bytes(double params, const PrecisionPolicy& p, Optim
 double in_flight_micro_batches(const std::string& schedule, std::int64_t stage, std::int64_t pp, std::int64_t v, std::int64_t m);
 
 // Bytes per logit the loss holds at its peak beside the saved fp32 log-softmax output (counted
-// with the activations): the low-precision logits when the loss is fused, else the larger of the
-// forward's logits plus their fp32 copy and the backward's two fp32 gradients.
+// with the activations): the low-precision logits when the loss is fused, else the backward's fp32
+// gradients beside the logits' block (freed, yet still reserved by the caching allocator).
 double loss_transient_bytes_per_logit(const TrainingOptions& o, const OpContext& x);
 
 // The CUDA context with the kernels loaded into it, which takes device memory outside the
@@ -47,7 +47,8 @@ struct TransformerMemory {
   double capacity_bytes = 0;  // 0 = unknown
   std::int64_t stage = 0;             // the pipeline stage these figures are for
   // What the framework's caching allocator holds at the peak: the live tensors (PyTorch's
-  // torch.cuda.max_memory_reserved; its reserve beyond them is not priced).
+  // torch.cuda.max_memory_reserved; of its reserve beyond them only the unfused loss's freed
+  // logits, whose block it cannot reuse, is priced: loss_transient_bytes_per_logit).
   double allocator_reserved_bytes() const {
     return params_bytes + gradients_bytes + optimizer_bytes + activations_bytes + fp8_state_bytes + workspace_bytes;
   }

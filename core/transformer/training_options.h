@@ -49,6 +49,7 @@ struct TrainingOptions {
   // ZeRO-3: how the stack gathers a layer's weights (zero3_exposure.h). Prefetched per layer
   // (FSDP's flat parameters, one layer ahead of the compute), or per weight tensor and blocking
   // (DeepSpeed's ZeRO-3 of 2021: each sub-module's gathers wait for the device before and after).
+  // Per layer is FSDP's wrapping, whose root unit (embedding, output layer) stays gathered.
   Zero3Gather zero3_gather = Zero3Gather::kLayerPrefetched;
   // Under a pipeline, weights kept after the forward pass stay gathered through every micro-batch
   // of the step and the gradients accumulate unsharded until the last one (PyTorch's pipeline
