@@ -38,37 +38,23 @@ async function holdFullModule(page) {
 
 const fullModuleFetches = (page) => page.paths.filter((p) => p === '/paleo.wasm' || p === '/worker.js').length;
 
-test('the first result comes from the estimate-only module; the full one loads after it and takes over', async () => {
+test('the first result comes from the estimate-only module: the full module is not fetched', async () => {
   const page = await recordedPage();
   await page.goto(server.url + '/#net=inception_v3&batch_size=32');
   await page.waitForSelector('body[data-ready=true]');
   assert.ok(page.paths.includes('/paleo-estimate.wasm'), page.paths.join());
   assert.ok(page.paths.includes('/worker-estimate.js'), page.paths.join());
+  assert.equal(fullModuleFetches(page), 0, page.paths.join());
   // Its answer is the CLI's, to the request the page sent.
   const shown = await page.evaluate(() => ({ request: window.paleoResult.requests.estimate,
     totals: window.paleoResult.estimate.totals, layers: window.paleoResult.estimate.layers.length }));
   const cli = cliApi(shown.request);
   assertClose(shown.totals, cli.totals, 1e-12);
   assert.equal(shown.layers, cli.layers.length);
-  // The full module is fetched in the background once the first result is on screen, never before,
-  // and once warm it answers the estimates: the CLI's still (a transformer too).
-  await page.waitForFunction(() => window.paleoCore.fullTakesAll, null, { timeout: 60000 });
-  const timing = await page.evaluate(() => ({
-    first: performance.getEntriesByName('paleo-first-result-painted')[0].startTime,
-    full: performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname === '/paleo.wasm')
-      .map((e) => e.startTime) }));
-  assert.equal(timing.full.length, 1);
-  assert.ok(timing.full[0] > timing.first, JSON.stringify(timing));
-  await afterUpdate(page, () => page.fill('#batch_size', '48'));
-  const after = await page.evaluate(() => ({ request: window.paleoResult.requests.estimate,
-    totals: window.paleoResult.estimate.totals }));
-  assertClose(after.totals, cliApi(after.request).totals, 1e-12);
+  // Another estimate (a transformer too) still needs no full module.
   await afterUpdate(page, () => page.evaluate(() => { location.hash = '#net=llama3_8b'; }));
-  await page.waitForFunction(() => window.paleoResult?.transformer !== undefined);
-  const llm = await page.evaluate(() => ({ request: window.paleoResult.requests.estimate,
-    step_ms: window.paleoResult.transformer.step_ms }));
-  assertClose(llm.step_ms, cliApi(llm.request).step_ms, 1e-12);
-  assert.equal(page.paths.filter((p) => p === '/paleo.wasm').length, 1);
+  await page.waitForSelector('body[data-mode=transformer]');
+  assert.equal(fullModuleFetches(page), 0, page.paths.join());
   assert.deepEqual(page.errors, []);
   await page.close();
 });

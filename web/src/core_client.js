@@ -27,8 +27,6 @@ export class CoreClient {
     // presets/ files the full module leaves out, once the page has loaded them (preset_data.js).
     this.full = new ModuleCore(urls.full, { presetFiles: {}, stats: this.stats });
     this.cache = new Map();
-    this.fullWarm = null;       // prefetchFull's promise, once asked for
-    this.fullTakesAll = false;  // the full module is warm: it answers every request
   }
 
   // Whether `request` needs the full module, and whether that is compiled: a section says it is
@@ -46,21 +44,8 @@ export class CoreClient {
     return this.full.load();
   }
 
-  // Loads the full module in the background, once the first result is on screen, and warms its
-  // fast lane; from then on it answers every request. The estimate-only module is built for size
-  // (-Oz) and runs an estimate about twice as long as the full one (-O3) does (docs/performance.md,
-  // "The page's first module"), so re-estimates move to the fast code as soon as it is there,
-  // without delaying the first result. Both give one answer.
-  prefetchFull() {
-    this.fullWarm ??= this.loadFull().then(() => new Promise((resolve, reject) => {
-      this.full.lane('fast').push({ key: null, reject, resolve,
-        message: (id) => ({ type: 'call', id, json: JSON.stringify({ command: 'version' }) }) });
-    })).then(() => { this.fullTakesAll = true; }, () => {});
-    return this.fullWarm;
-  }
-
   laneFor(requests, lane) {
-    return (this.fullTakesAll || requests.some(needsFullModule) ? this.full : this.small).lane(lane);
+    return (requests.some(needsFullModule) ? this.full : this.small).lane(lane);
   }
 
   // Queues a job on `lane`; a key drops the jobs with that key on every other lane first.

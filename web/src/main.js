@@ -650,8 +650,6 @@ async function start() {
   await update();
   performance.mark('paleo-first-view');  // every section of the first result built
   loadEmbedCopy().catch(() => {});
-  // The full module, for faster re-estimates, when the browser is idle (core_client.js).
-  (window.requestIdleCallback ?? ((f) => setTimeout(f, 200)))(() => core.prefetchFull());
 }
 
 // The embed snippet's code (embed_copy.js, the element's attribute tables): a chunk of its own,
