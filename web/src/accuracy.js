@@ -2,25 +2,14 @@
 // the section sends {"command": "validate"} once (the answer is kept); it shows predicted against
 // measured per case (log-log, one colour per family, with the line predicted = measured and the
 // ±10 % and ±35 % bands), the summary per family and the cases with their sources. Every number
-// is the core's. expectedError() writes the band an estimate carries beside its headline.
+// is the core's. Its code loads when the section first opens (main.js); the band an estimate
+// carries beside its headline is expected_error.js's.
 import { loadUPlot } from './charts.js';
 import { el, table } from './dom.js';
 import { FULL_MODULE, noFullModule } from './full_module_note.js';
-import { absPercent, compareUnit, expectedErrorText, scatterValue, sig, signedPercent, splitSource } from './format.js';
+import { absPercent, compareUnit, scatterValue, sig, signedPercent, splitSource } from './format.js';
 
 const BANDS = [0.35, 0.1];  // shaded: |predicted / measured - 1| within each
-
-// The line beside an estimate's headline: its family's expected error, from the response.
-export function expectedError(node, response) {
-  const e = response && response.expected_error;
-  node.hidden = !e;
-  if (!e) {
-    node.replaceChildren();
-    return;
-  }
-  node.dataset.family = e.family;
-  node.replaceChildren(expectedErrorText(e) + ' ', el('a', { href: '#accuracy', class: 'open-accuracy', text: 'How accurate is it?' }));
-}
 
 // A true/false statement case (its measured is a boolean) has no error to draw.
 const scored = (c) => c.ok && c.expressible && typeof c.measured === 'number';
@@ -128,14 +117,6 @@ export class AccuracySection {
     this.plot = null;
     this.details = document.getElementById('accuracy');
     this.details.addEventListener('toggle', () => { if (this.details.open) this.show(); });
-    // The link beside an estimate opens the section.
-    document.addEventListener('click', (event) => {
-      const link = event.target.closest && event.target.closest('a.open-accuracy');
-      if (!link) return;
-      event.preventDefault();
-      this.details.open = true;
-      this.details.scrollIntoView({ block: 'start' });
-    });
   }
 
   // Runs the suite on first opening (in the core's slow lane, a worker), then draws.

@@ -3,7 +3,7 @@
 // nothing is sent anywhere. A CNN net goes through render.js; a transformer (preset or pasted
 // config) through transformer_view.js.
 import { core, firstPresets, isCancelled, linked } from './core.js';
-import { AccuracySection, expectedError } from './accuracy.js';
+import { expectedError, wireAccuracyLinks } from './expected_error.js';
 import { presetData } from './preset_data.js';
 import { DEFAULTS, isNumberKey, parseWorkers, readLink, requests, toHashAsync, toParams } from './state.js';
 import { csv, download, el } from './dom.js';
@@ -40,7 +40,8 @@ let sort = { column: null, descending: false };
 let updates = 0;
 let transformerKeys = new Set();
 let view = null;                      // the transformer part of the page
-let accuracy = null;                  // "How accurate is it?" (the validation suite)
+let accuracy = null;                  // "How accurate is it?" (the validation suite), once opened
+let accuracyLoading = null;           // the promise of its code's chunk, once asked for
 let search = null;                    // the layer-wise search, run on the slow lane
 let calibration = null;               // "Calibrate to your measurements", run on the slow lane
 let generation = 0;                   // counts updates: an answer for an older one is not shown
@@ -530,7 +531,17 @@ async function start() {
   fillSchemaSelects(schema, $);
   populate(schema.version);
   performance.mark('paleo-presets-ready');
-  accuracy = new AccuracySection({ call, exports, needsCases: () => presetData(core, 'validation'), fullModule });
+  // "How accurate is it?" needs the full module and its cases: its code loads with them, when the
+  // section first opens (a chunk of its own, not before the first result).
+  const accuracyDetails = $('accuracy');
+  wireAccuracyLinks(accuracyDetails);
+  accuracyDetails.addEventListener('toggle', () => {
+    if (!accuracyDetails.open || accuracyLoading) return;
+    accuracyLoading = import('./accuracy.js').then(({ AccuracySection }) => {
+      accuracy = new AccuracySection({ call, exports, needsCases: () => presetData(core, 'validation'), fullModule });
+      if (accuracyDetails.open) accuracy.show();
+    }, () => { accuracyLoading = null; });  // a failed load is tried again by the next opening
+  });
   search = new SearchPanel({ call, cancel: (key) => core.cancel(key), exports, fullModule,
     markInvalid: (id) => id && $(id)?.setAttribute('aria-invalid', 'true') });
   calibration = new CalibrationPanel({ call, cancel: (key) => core.cancel(key), fullModule,
@@ -635,7 +646,7 @@ async function start() {
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(() => {
       resizeCharts();
-      accuracy.redraw();
+      accuracy?.redraw();
     }, 100);
   });
   const dark = window.matchMedia('(prefers-color-scheme: dark)');
@@ -644,7 +655,7 @@ async function start() {
   dark.addEventListener('change', () => {
     scheme();
     schedule(0);
-    accuracy.redraw();
+    accuracy?.redraw();
   });
   ++generation;
   await update();

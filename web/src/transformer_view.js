@@ -1,6 +1,6 @@
 // The transformer part of the page: one estimate per input change (cards, warnings, step and
 // memory bars, time and cost), its errors next to the input they name, and the planner panel.
-import { expectedError } from './accuracy.js';
+import { expectedError } from './expected_error.js';
 import { isCancelled } from './core.js';
 import { memoryBar, stepBar } from './bars.js';
 import { clearFieldError, showError, showFieldError } from './errors.js';
