@@ -160,7 +160,6 @@ std::string smallest_fitting_tp_hint(const Request& r) {
          " GB a device); ask \"tp\": \"smallest_that_fits\" (--tp smallest_that_fits), or plan for the fastest layout";
 }
 
-// "assumed: the defaults of <stack> where the request is silent: zero 1, ..."
 // "name value, name value" of an `assumed` object.
 std::string assumed_list(const Json& assumed) {
   std::string text;
@@ -169,6 +168,7 @@ std::string assumed_list(const Json& assumed) {
   return text;
 }
 
+// "assumed the defaults of <stack> where the request is silent: zero 1, ..."
 std::string assumed_warning(const Json& assumed, const SoftwareEra& era) {
   return "assumed the defaults of " + era.name + " where the request is silent: " + assumed_list(assumed);
 }
@@ -238,7 +238,9 @@ Json inference_json(const Request& r) {
                 "cp");
   if (t.training.parallel.ep > 1)
     throw Error("expert parallelism is not priced for serving (the experts are split by tp): leave ep out", "", "ep");
-  InferenceOptions o;
+  // The engine's own options as the request read them (kv_cache, runtime, decode attention,
+  // routing skew), then the model's and the batch's.
+  InferenceOptions o = t.serving.inference;
   o.batch = t.batch;
   o.prompt_len = t.prompt_len > 0 ? t.prompt_len : t.training.seq_len;
   o.generate_len = t.generate_len;
@@ -246,11 +248,7 @@ Json inference_json(const Request& r) {
   o.precision = t.training.precision;
   o.attention = t.training.attention;
   o.efficiency = t.training.efficiency;
-  o.kv_cache = t.serving.inference.kv_cache;
   o.cuda_graph_decode = t.serving.cuda_graphs;  // a static batch's decode steps carry no prompt
-  o.kernel_issue = t.serving.inference.kernel_issue;
-  o.decode_attention = t.serving.inference.decode_attention;
-  o.moe_routing_skew = t.serving.inference.moe_routing_skew;
   ServingOptions serving = t.serving;
   serving.inference = o;
   serving.pp = t.training.parallel.pp;

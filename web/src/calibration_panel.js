@@ -82,10 +82,8 @@ export class CalibrationPanel {
     $('cal-stop').hidden = false;
     // Once a second: the status is a live region, read out as it changes.
     const full = this.fullModule(request);
-    let loading = full.loading;
-    full.loaded.then(() => { loading = false; });
     const tick = () => {
-      $('cal-status').textContent = `${loading ? `Loading ${FULL_MODULE}, then fitting` : 'Fitting'}… ` +
+      $('cal-status').textContent = `${full.loading ? `Loading ${FULL_MODULE}, then fitting` : 'Fitting'}… ` +
         `${Math.round((performance.now() - run.started) / 1e3)} s`;
     };
     tick();

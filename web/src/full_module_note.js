@@ -10,9 +10,12 @@ export const FULL_MODULE = `the full model${FULL_MODULE_KB ? ` (${FULL_MODULE_KB
 export const noFullModule = () => ({ loading: false, loaded: Promise.resolve() });
 
 // {loading, loaded}: whether `request` waits for the full module to load (false when it needs
-// none or the module is in), and a promise that resolves when it may run. A load that fails
-// resolves too: the request's own answer then says why.
+// none or the module is in; it turns false once loaded, so a status line can read it as it
+// ticks), and a promise that resolves when it may run. A load that fails resolves too: the
+// request's own answer then says why.
 export function fullModuleFor(core, request) {
   if (!core.needsFull(request) || core.fullLoaded) return { loading: false, loaded: Promise.resolve() };
-  return { loading: true, loaded: core.loadFull().then(() => {}, () => {}) };
+  const full = { loading: true };
+  full.loaded = core.loadFull().then(() => {}, () => {}).then(() => { full.loading = false; });
+  return full;
 }

@@ -47,11 +47,9 @@ export class SearchPanel {
     $('search-stop').hidden = false;
     $('search-progress').hidden = false;
     const full = this.fullModule(request);
-    let loading = full.loading;
-    full.loaded.then(() => { loading = false; });
     const tick = () => {
       const seconds = (performance.now() - run.started) / 1e3;
-      $('search-status').textContent = (loading ? `Loading ${FULL_MODULE}, then searching` : 'Searching') +
+      $('search-status').textContent = (full.loading ? `Loading ${FULL_MODULE}, then searching` : 'Searching') +
         ` the per-layer strategies on ${request.devices} devices… ${seconds.toFixed(1)} s`;
     };
     tick();
