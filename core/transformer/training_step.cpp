@@ -142,7 +142,7 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
     a.fwd = fwd_compute + fwd_comm + a.pp / 2;
     a.bwd = a.compute - fwd_compute + (a.tp + a.cp + a.ep - fwd_comm) + a.pp / 2;
     if (o.zero >= 3 && p.dp * p.cp > 1) {
-      const Zero3Exposure z = zero3_exposure(s, o, groups, settings, fwd_compute, a.compute - fwd_compute);
+      const Zero3Exposure z = zero3_exposure(c, s, o, groups, settings, fwd_compute, a.compute - fwd_compute);
       a.zero3 = z.fwd_ms + z.bwd_ms;
       if (o.zero3_once_per_step()) {
         a.zero3_per_step = a.zero3;  // paid by the first forward and the last backward only

@@ -19,10 +19,15 @@
 // weight matrices are (fused QKV, attention output, MLP up and down), its biases and norms stay
 // resident. Per rank and gather, DeepSpeed views the rank's partition (flat_tensor.narrow) in the
 // list it passes, and the list form of all_gather copies each share out of the flat buffer
-// (PyTorch's ProcessGroupNCCL::allgather): two operations of the era's overhead. Gathers
-// run before the forward, before the backward, and once more before a fully recomputed forward
-// (its pre-forward hooks fetch again); gradients are reduce-scattered in `reduce_bucket_size`
-// (500,000,000 elements) buckets without overlap (`overlap_comm` off by default).
+// (PyTorch's ProcessGroupNCCL::allgather): two operations of the era's overhead; the gathered
+// tensor is zero-filled first (`torch.zeros`) and copied once out, three passes over its bytes.
+// Gathers run before the forward, before the backward, and once more before a fully recomputed
+// forward (its pre-forward hooks fetch again). Gradients are reduce-scattered parameter by
+// parameter (`_reduce_scatter_gradients`: one torch.distributed.reduce_scatter per parameter of
+// the `reduce_bucket_size` bucket, biases and norms included), without overlap (`overlap_comm`
+// off by default); per rank, DeepSpeed narrows the gradient to the rank's share and PyTorch
+// copies it into its flat buffer (ProcessGroupNCCL::reduce_scatter), two operations again, and
+// that copy is a pass each way over the gradient's bytes.
 #include "core/cluster/collectives.h"
 #include "core/transformer/device_groups.h"
 #include "core/transformer/stage_plan.h"
@@ -34,7 +39,13 @@ struct Zero3Exposure {
 };
 
 // `fwd_compute_ms` and `bwd_compute_ms`: the stage's compute for one micro-batch.
-Zero3Exposure zero3_exposure(const StagePlan& s, const TrainingOptions& o, const LayoutGroups& groups,
-                             const CollectiveSettings& settings, double fwd_compute_ms, double bwd_compute_ms);
+Zero3Exposure zero3_exposure(const TransformerConfig& c, const StagePlan& s, const TrainingOptions& o,
+                             const LayoutGroups& groups, const CollectiveSettings& settings, double fwd_compute_ms,
+                             double bwd_compute_ms);
+
+// A layer's parameter tensors besides its four weight matrices: the biases of the QKV, attention
+// output and the two MLP projections (Megatron-LM's GPT) or of q, k, v alone (`qkv_bias`), and the
+// two norms' weights (and biases under layer norm).
+int small_parameter_tensors_per_layer(const TransformerConfig& c);
 
 }  // namespace paleo
