@@ -69,6 +69,7 @@ const char* const kUsage =
     "  --ppp_comm --use_only_gemm --use_pipeline --parallel data|model|hybrid --hybrid_workers\n"
     "  --software --profile --conv_algorithm --workspace_limit_bytes --fetch_bandwidth_gb_per_s\n"
     "  --separator --format table|csv|json --input_gradient --memory_format nhwc|nchw\n"
+    "  --fused_batchnorm_activation  each batch norm also runs the ReLU (and residual add) after it\n"
     "  --precision fp32|tf32|fp16|bf16|fp8 --software_era ERA (paleo2026 CNNs, docs/model.md)\n"
     "  --input_shape N,C,H,W  an ONNX graph input's shape where the file leaves sizes symbolic\n"
     "cluster options (estimate, collective, search, transformers): --cluster PRESET --nodes --per_node\n"
@@ -152,8 +153,9 @@ int run_api(const Arguments& args) {
 }
 
 int run(int argc, char** argv) {
-  std::vector<std::string> flags = {"use_only_gemm", "use_pipeline", "help", "no_overlap", "overlap", "roofline", "input_gradient",
-                                    "lines"};
+  std::vector<std::string> flags = {"use_only_gemm",  "use_pipeline", "help",
+                                    "no_overlap",     "overlap",      "roofline",
+                                    "input_gradient", "lines",        "fused_batchnorm_activation"};
   flags.insert(flags.end(), transformer_flag_options().begin(), transformer_flag_options().end());
   flags.insert(flags.end(), training_scheme_flag_options().begin(), training_scheme_flag_options().end());
   std::vector<std::string> valued = {

@@ -217,6 +217,7 @@ Json build_request(const std::string& command, const Arguments& args, Json net) 
   if (args.has("roofline")) r["roofline"] = true;
   if (args.has("input_gradient")) r["input_gradient"] = true;
   if (args.has("memory_format")) r["memory_format"] = args.get("memory_format", "");
+  if (args.has("fused_batchnorm_activation")) r["fused_batchnorm_activation"] = true;
   if (args.has("optimizer")) r["optimizer"] = args.get("optimizer", "");
   add_cluster_options(args, r);
   if (args.has("collective")) r["collective"] = args.get("collective", "");

@@ -49,6 +49,29 @@ TEST_CASE("MLPerf ResNet-50 cases ask for the batch and speed their log lines gi
       double speed = number_after(quote, "Speed: ");
       if (speed == 0) speed = number_after(quote, "\"key\": \"throughput\", \"value\": ");
       CHECK(std::fabs(speed / c["measured"].get<double>() - 1) < 1e-3);
+      // Every run_and_time.sh behind them passes both fusion flags; the notes quote them.
+      CHECK(r.value("fused_batchnorm_activation", false));
+      const std::string notes = c["notes"].get<std::string>();
+      CHECK(notes.find("'--fuse-bn-relu       \"1\"'") != std::string::npos);
+      CHECK(notes.find("'--fuse-bn-add-relu   \"1\"'") != std::string::npos);
     }
   CHECK(cases == 20);
+}
+
+TEST_CASE("DLPerf's MXNet ResNet-50 rows fuse batch norms where runner.sh does: fp16, not fp32", "[validation]") {
+  int cases = 0;
+  for (const auto& [file, doc] : paleo::Presets::instance().validation_files())
+    for (const Json& c : (*doc)["cases"]) {
+      const std::string id = c["id"].get<std::string>();
+      if (id.rfind("DLPERF-MXNET", 0) != 0) continue;
+      INFO(id);
+      ++cases;
+      CHECK(c["fit"] == false);
+      const Json& r = c["request"];
+      const bool fp16 = r["precision"] == "fp16";
+      CHECK(fp16 == (id.find("FP16") != std::string::npos));
+      CHECK(r.value("fused_batchnorm_activation", false) == fp16);
+      CHECK(r["batch_size"] == (fp16 ? 256 : 128));
+    }
+  CHECK(cases == 6);
 }

@@ -319,6 +319,11 @@ std::vector<FieldSpec> make_field_specs() {
                     "the step's kernels are replayed from a CUDA graph: each costs the device's launch time, not the "
                     "era's per-kernel overhead",
                     kCnnNetCommands, N::kCnn));
+  f.push_back(
+      field("fused_batchnorm_activation", "boolean", "", false,
+            "each batch norm also performs the ReLU after it, or the residual add and the ReLU: one kernel each "
+            "way for the chain, no pass or kernel for the ReLU and the add",
+            kCnnNetCommands, N::kCnn));
   f.push_back(only_for(field("dataset_samples", "integer", "samples", none,
                              "samples in one pass over the dataset; adds train (time and cost to train)", {"estimate"},
                              N::kCnn),

@@ -371,6 +371,10 @@ const RequestField kRequestFields[] = {
     {"timing", read_timing},
     {"cuda_graph_step",
      [](const Json& q, Request& r) { r.scenario.cost.cuda_graph_step = read_bool(q, "cuda_graph_step", ""); }},
+    {"fused_batchnorm_activation",
+     [](const Json& q, Request& r) {
+       r.scenario.cost.fused_batchnorm_activation = read_bool(q, "fused_batchnorm_activation", "");
+     }},
     // Time and cost to train.
     {"dataset_samples",
      [](const Json& q, Request& r) {

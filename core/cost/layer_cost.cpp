@@ -163,7 +163,10 @@ PassCost matmul_cost(const CostModel& model, double a, double b, double c, int w
   return cost;
 }
 
-LayerCost layer_compute_cost(const Layer& l, const CostModel& model, const CostOptions& options) {
+namespace {
+
+// The layer's passes as kernels of its own (not part of a fused batch-norm chain).
+PassCosts own_passes(const Layer& l, const CostModel& model, const CostOptions& options) {
   PassCosts passes;
   PassCost& forward = passes.forward;
   PassCost& data = passes.backward_data;
@@ -232,6 +235,22 @@ LayerCost layer_compute_cost(const Layer& l, const CostModel& model, const CostO
       if (model.profile().cost_memory_bound_layers) add_memory_bound_cost(l, model, passes);
       break;  // zero cost in paleo2017
   }
+  return passes;
+}
+
+}  // namespace
+
+LayerCost layer_compute_cost(const Layer& l, const CostModel& model, const CostOptions& options,
+                             BatchNormFusion fusion) {
+  PassCosts passes;
+  const bool fused = fusion != BatchNormFusion::kNone && model.profile().cost_memory_bound_layers;
+  if (!fused) passes = own_passes(l, model, options);
+  // A fused chain's batch norm is its one kernel each way; the ReLU and the add it absorbs cost nothing.
+  else if (fusion != BatchNormFusion::kAbsorbed)
+    passes = fused_batchnorm_activation_kernels(l, fusion == BatchNormFusion::kWithAddRelu, model);
+  PassCost& forward = passes.forward;
+  PassCost& data = passes.backward_data;
+  PassCost& filter = passes.backward_filter;
   const bool convolution = l.kind == LayerKind::kConvolution || l.kind == LayerKind::kDeconvolution;
   if (model.per_kernel() && !convolution) price_kernel(passes, model);  // convolutions priced above
   if (options.roofline && !model.per_kernel())
@@ -246,12 +265,19 @@ LayerCost layer_compute_cost(const Layer& l, const CostModel& model, const CostO
   return cost;
 }
 
-LayerCost layer_cost(const Network& net, const Layer& l, const CostModel& model, const CostOptions& options) {
-  LayerCost cost = layer_compute_cost(l, model, options);
+LayerCost layer_cost(const Network& net, const Layer& l, const CostModel& model, const CostOptions& options,
+                     BatchNormFusion fusion) {
+  LayerCost cost = layer_compute_cost(l, model, options, fusion);
   cost.fetch_ms = fetch_ms(net, l, model, options);
   for (PassCost* p : {&cost.forward, &cost.backward_data, &cost.backward_filter, &cost.backward})
     p->mem_ms += cost.fetch_ms;
   return cost;
+}
+
+std::vector<BatchNormFusion> layer_fusion(const Network& net, const CostOptions& options) {
+  if (!options.fused_batchnorm_activation)
+    return std::vector<BatchNormFusion>(net.layers.size(), BatchNormFusion::kNone);
+  return batchnorm_activation_fusion(net);
 }
 
 }  // namespace paleo

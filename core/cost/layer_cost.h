@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/cost/batchnorm_activation_fusion.h"
 #include "core/cost/conv_algorithms.h"
 #include "core/cost/cost_model.h"
 #include "core/spec/network.h"
@@ -35,6 +36,10 @@ struct CostOptions {
   // framework: under a software era each costs the device's own launch time
   // (core/efficiency/cuda_graph_launch.h) instead of the era's kernel_overhead_ms.
   bool cuda_graph_step = false;
+  // The framework's batch norm also performs the ReLU after it, or the residual add and the ReLU
+  // (MXNet's --fuse-bn-relu / --fuse-bn-add-relu, cuDNN's BN_ACTIVATION / BN_ADD_ACTIVATION ops):
+  // one kernel each way for the chain, none for the ReLU and the add (core/cost/batchnorm_activation_fusion.h).
+  bool fused_batchnorm_activation = false;
 };
 
 struct LayerCost {
@@ -49,11 +54,17 @@ struct LayerCost {
 // operand that is the weight matrix (0: none, 1: X, 2: W, 3: Y) for its storage format.
 PassCost matmul_cost(const CostModel& model, double a, double b, double c, int weight);
 
-LayerCost layer_cost(const Network& net, const Layer& layer, const CostModel& model,
-                     const CostOptions& options);
+// `fusion`: the layer's part in a fused batch-norm chain (layer_fusion), priced only by profiles that
+// cost memory-bound layers.
+LayerCost layer_cost(const Network& net, const Layer& layer, const CostModel& model, const CostOptions& options,
+                     BatchNormFusion fusion = BatchNormFusion::kNone);
 
 // The same without any cross-device fetch: the layer alone, at the shapes it holds (usable for
 // a layer whose shapes were cut for a parallel configuration).
-LayerCost layer_compute_cost(const Layer& layer, const CostModel& model, const CostOptions& options);
+LayerCost layer_compute_cost(const Layer& layer, const CostModel& model, const CostOptions& options,
+                             BatchNormFusion fusion = BatchNormFusion::kNone);
+
+// Each layer's part in a fused chain under options.fused_batchnorm_activation; all kNone without it.
+std::vector<BatchNormFusion> layer_fusion(const Network& net, const CostOptions& options);
 
 }  // namespace paleo

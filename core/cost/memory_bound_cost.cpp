@@ -158,4 +158,22 @@ void add_fused_epilogue(const Layer& l, const CostModel& model, PassCosts& c) {
   }
 }
 
+PassCosts fused_batchnorm_activation_kernels(const Layer& l, bool with_add, const CostModel& model) {
+  PassCosts k;
+  const double elements = product(l.output);
+  const double tensor_bytes = elements * model.activation_bytes();
+  const double mask_bytes = with_add ? elements / 8 : 0;
+  const double add = with_add ? 1 : 0;
+  // Forward: x twice, z once with the add; y, and the bitmask with the add.
+  model.add_comp(k.forward, (kBatchNorm.forward_flops + add + kRelu.forward_flops) * elements);
+  model.add_mem(k.forward, (2 + add) * tensor_bytes);   // reads
+  model.add_mem(k.forward, tensor_bytes + mask_bytes);  // writes
+  // Backward: x and dy (or dz) twice, the bitmask with the add; dx, and dz with the add.
+  model.add_comp(k.backward_data,
+                 (kBatchNorm.backward_flops + kBatchNorm.filter_flops + kRelu.backward_flops) * elements);
+  model.add_mem(k.backward_data, 4 * tensor_bytes + mask_bytes);  // reads
+  model.add_mem(k.backward_data, (1 + add) * tensor_bytes);       // writes
+  return k;
+}
+
 }  // namespace paleo

@@ -80,8 +80,10 @@ NetworkCost network_cost(const Network& net, const CostModel& model, const CostM
   NetworkCost out;
   out.precision = model.precision();
   out.layers.reserve(net.layers.size());
-  for (const Layer& l : net.layers) {
-    out.layers.push_back(layer_cost(net, l, model, options));
+  const std::vector<BatchNormFusion> fusion = layer_fusion(net, options);
+  for (std::size_t i = 0; i < net.layers.size(); ++i) {
+    const Layer& l = net.layers[i];
+    out.layers.push_back(layer_cost(net, l, model, options, fusion[i]));
     out.params += static_cast<double>(l.params);
     out.params_bytes += l.weights_bytes;
     out.activation_bytes += product(l.output) * model.activation_bytes();

@@ -169,13 +169,14 @@ StrategyProblem make_strategy_problem(const Network& net, const CostModel& model
   for (const Layer& l : net.layers) p.configs.push_back(layer_configs(l, p.devices));
   check_search_space(p);
   ReplicaSync gradient_sync{cluster, sync, exchange, {}};
+  const std::vector<BatchNormFusion> fusion = layer_fusion(net, options);
   for (std::size_t i = 0; i < net.layers.size(); ++i) {
     const Layer& l = net.layers[i];
     std::vector<double> compute, backward, synchronise, exchanged;
     Layer part = l;
     for (const StrategyConfig& cfg : p.configs[i]) {
       cut_to_part(l, cfg, part);
-      const LayerCost c = layer_compute_cost(part, model, options);
+      const LayerCost c = layer_compute_cost(part, model, options, fusion[i]);
       compute.push_back(c.forward.total_ms() + c.backward.total_ms());
       backward.push_back(c.backward.total_ms());
       const long replicas = cfg.n * cfg.h * cfg.w;
