@@ -2,6 +2,6 @@
 
 namespace paleo {
 
-inline constexpr const char* kVersion = "0.3.16";
+inline constexpr const char* kVersion = "0.3.17";
 
 }  // namespace paleo
