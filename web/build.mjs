@@ -76,12 +76,19 @@ for (const [folder, files] of Object.entries(folders)) {
 // Split: what the page loads when needed (uPlot, with the first chart: web/src/charts.js) is a chunk
 // of its own.
 // The modules boot.js bundles come from it (web/boot_modules.mjs).
-await build({ ...common, plugins: [glue, fromBoot(bootShared, join(web, 'src'))],
+const app = await build({ ...common, plugins: [glue, fromBoot(bootShared, join(web, 'src'))],
   entryPoints: { app: join(web, 'src', 'main.js') }, format: 'esm', splitting: true, outdir: dist,
-  chunkNames: 'chunk-[hash]',
+  chunkNames: 'chunk-[hash]', metafile: true,
   define: { PALEO_LEFT_OUT_FOLDERS: JSON.stringify(Object.keys(folders).join(',')),
     PALEO_FULL_MODULE_KB: String(fullModuleKb) } });
-copyFileSync(join(web, 'index.html'), join(dist, 'index.html'));
+// The chunks app.js imports statically, named in the page's head (modulepreload): fetched with
+// boot.js, not once app.js has been read (a round trip later, after the first layout).
+const appOutput = Object.entries(app.metafile.outputs).find(([, o]) => o.entryPoint?.endsWith('main.js'))[1];
+const preloads = appOutput.imports.filter((i) => i.kind === 'import-statement')
+  .map((i) => `<link rel="modulepreload" href="${i.path.split('/').pop()}">`).join('\n');
+const page = readFileSync(join(web, 'index.html'), 'utf8');
+if (!page.includes('<!-- chunks -->')) throw new Error('web/index.html: no <!-- chunks --> line for the modulepreload links');
+writeFileSync(join(dist, 'index.html'), page.replace('<!-- chunks -->', preloads));
 // The ONNX decoder (tools/onnx_graph_decoder.mjs and onnx-proto): loaded by the page only when an
 // .onnx file is dropped or picked (web/src/import_drop.js).
 await build({ ...common, entryPoints: [join(root, 'tools', 'onnx_graph_decoder.mjs')], format: 'esm',

@@ -30,11 +30,13 @@ export function headline(node, e) {
     el('div', { class: 'label', text: label }),
     el('div', { class: 'value', id, text: value }),
     el('div', { class: 'note', text: note })]);
-  node.replaceChildren(
+  const items = [
     item('headline-step', 'Time per step', ms(stepOf(e)) + ' ms', `${estimateMark(e)} · ${e.net.name}, ${where}`),
     item('headline-train', 'Time to train', setup ? duration(setup.time_s * 1e3) : '–',
       setup ? `${estimateMark(e)} · ${train.epochs} epochs of ${integer(train.dataset_samples)} samples` +
-        (setup.cost_usd === undefined ? '' : `, ${money(setup.cost_usd)}`) : 'enter a dataset size'));
+        (setup.cost_usd === undefined ? '' : `, ${money(setup.cost_usd)}`) : 'enter a dataset size')];
+  // The same text stays as it is: a live region rewritten with the same words is read out again.
+  if (node.textContent !== items.map((i) => i.textContent).join('')) node.replaceChildren(...items);
   node.hidden = false;
 }
 
