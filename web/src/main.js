@@ -416,11 +416,8 @@ function renderLayers() {
 // Opening the table shows the rows of the result on screen, or asks the core for them.
 function onLayersToggle() {
   if (!last || !$('layers-box').open) return;
-  if ((last.transformer ?? last.estimate).layers) renderLayers();
-  else {
-    renderLayers();  // loading
-    schedule(0);
-  }
+  renderLayers();  // the rows, or "loading" until an update brings them
+  if (!(last.transformer ?? last.estimate).layers) schedule(0);
 }
 
 let timer = null;
