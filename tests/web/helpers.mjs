@@ -78,6 +78,13 @@ export async function newPage(browser, options = {}) {
   return page;
 }
 
+// Opens the per-layer table (closed on load: the page then asks the core for its rows, web/src/main.js)
+// and waits until it shows the rows of the result on screen.
+export async function openLayers(page) {
+  if (!await page.locator('#layers-box').evaluate((details) => details.open)) await page.click('#layers-box > summary');
+  await page.waitForSelector('#layers-section[data-state=shown]');
+}
+
 // Runs `action` and waits for the page's next re-estimate (it counts them in body[data-updates]).
 export async function afterUpdate(page, action) {
   const before = Number(await page.evaluate(() => document.body.dataset.updates || 0));

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { root, cliApi, afterUpdate, pageSession, reluChainLayers } from './helpers.mjs';
+import { root, cliApi, afterUpdate, pageSession, reluChainLayers, openLayers } from './helpers.mjs';
 import { MAX_SHAREABLE_LINK } from '../../web/src/import_drop.js';
 import onnxProto from 'onnx-proto';
 
@@ -25,6 +25,7 @@ const forwardFlops2017 = ({ precision, ...request }) =>
 
 // The page's layer names, warnings and totals against the CLI's answer to the page's own request.
 async function assertSameAsCli(page) {
+  await openLayers(page);
   const shown = await page.evaluate(() => ({ request: window.paleoResult.requests.estimate,
     estimate: window.paleoResult.estimate,
     rows: document.querySelectorAll('#layers tbody tr').length,

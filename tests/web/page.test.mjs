@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { dist, root, cliApi, assertClose, assertLean, newPage, afterUpdate, requested, assertNoAxeViolations,
-  pageSession } from './helpers.mjs';
+  pageSession, openLayers } from './helpers.mjs';
 import { EMBED_SECTIONS } from '../../web/src/embed_attributes.js';
 
 const session = pageSession();
@@ -44,6 +44,7 @@ test('an old link shows vgg16 on TITAN X, as before, with the CLI\'s numbers', a
   assert.equal(await card(page, 'Step'), ms(cli.totals.step_ms) + ' ms');
   assert.equal(await card(page, 'Forward'), ms(cli.totals.forward_ms) + ' ms');
   assert.match(await page.locator('#context').textContent(), /VGG 16.*batch 64 on Titan X/);
+  await openLayers(page);
   const rows = page.locator('#layers tbody tr');
   assert.equal(await rows.count(), cli.layers.length);
   const conv = cli.layers[1];
@@ -69,6 +70,7 @@ test('tensorflow profile, batch change, and the URL hash round trip', async () =
   assert.equal(await card(page, 'Backward'), ms(tf.totals.backward_ms) + ' ms');
   assert.equal(await page.locator('#ppp_comp').inputValue(), '0.62');
 
+  await openLayers(page);
   const firstRowBefore = await page.locator('#layers tbody tr').nth(1).textContent();
   await afterUpdate(page, () => page.fill('#batch_size', '16'));
   const b16 = cliApi({ command: 'estimate', net: 'vgg16', device: 'TITAN_X', software: 'tensorflow', batch_size: 16 });
@@ -153,6 +155,7 @@ test('a layer named like markup shows as text and runs nothing', async () => {
   const name = '<img src=x onerror=alert(1)>';
   const spec = { name: '<b>net</b>', layers: { data: { parents: [], type: 'Input', tensor: [4, 8, 8, 3] },
     [name]: { parents: ['data'], type: 'Pooling', ksize: [1, 2, 2, 1], strides: [1, 2, 2, 1], padding: 'VALID' } } };
+  await openLayers(page);
   await page.click('#spec-box summary');
   await afterUpdate(page, () => page.fill('#spec', JSON.stringify(spec)));
   assert.equal(await page.locator('#layers tbody tr').nth(1).locator('th').textContent(), name);
@@ -171,6 +174,7 @@ test('a layer named like markup shows as text and runs nothing', async () => {
 
 test('the layer table sorts by keyboard on its column headers', async () => {
   const page = await open(OLD_LINK);
+  await openLayers(page);
   const header = page.locator('#layers thead th').nth(6);
   await header.locator('button').focus();
   await page.keyboard.press('Enter');
@@ -222,6 +226,7 @@ test('a long layer table shows its first 30 rows, sorted, until asked for all; t
   const page = await open('#net=inception_v3');
   const cli = cliApi({ command: 'estimate', net: 'inception_v3', device: 'TITAN_X' });
   assert.ok(cli.layers.length > 100, String(cli.layers.length));
+  await openLayers(page);
   const rows = page.locator('#layers tbody tr');
   const visibleRows = () => rows.evaluateAll((trs) => trs.filter((tr) => tr.checkVisibility()).length);
   const more = page.locator('#layers-wrap + button.show-all');
@@ -243,7 +248,7 @@ test('a long layer table shows its first 30 rows, sorted, until asked for all; t
   assert.equal(await visibleRows(), cli.layers.length);
   await more.click();
   assert.equal(await visibleRows(), 30);
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#layers-h ~ button.csv')]);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#layers-section button.csv')]);
   assert.equal(readFileSync(await download.path(), 'utf8').trim().split('\n').length, cli.layers.length + 1);
   // A short table has no button.
   await afterUpdate(page, () => page.selectOption('#net', 'vgg16'));
@@ -253,12 +258,67 @@ test('a long layer table shows its first 30 rows, sorted, until asked for all; t
   await page.close();
 });
 
+test('the layer table opens with one click; only then does the page ask the core for its rows', async () => {
+  const page = await open('#net=inception_v3');
+  // The CLI's answer to the page's own request, whole (without the request's "sections").
+  const whole = (request) => {
+    const rest = { ...request };
+    delete rest.sections;
+    return cliApi(rest);
+  };
+  // Closed on load: the heading counts the layers, the request leaves the table out of the answer
+  // (its "sections": every member but `layers`), and the rest is the CLI's all the same.
+  assert.equal(await page.locator('#layers-box').evaluate((d) => d.open), false);
+  assert.equal(await page.locator('#layers-section').getAttribute('data-state'), 'closed');
+  assert.equal(await page.locator('#layers tbody tr').count(), 0);
+  let shown = await result(page);
+  const cli = whole(shown.requests.estimate);
+  assert.ok(cli.layers.length > 100, String(cli.layers.length));
+  assert.equal(await page.locator('#layer-count').textContent(), `(${cli.layers.length})`);
+  assert.ok(Array.isArray(shown.requests.estimate.sections), 'the request names its sections');
+  assert.ok(!shown.requests.estimate.sections.includes('layers'));
+  assert.equal(shown.estimate.layers, undefined);
+  const { layers, ...rest } = cli;
+  assert.equal(layers.length, cli.layers.length);
+  assertClose(shown.estimate, rest, 1e-12);
+  await assertNoAxeViolations(page, 'the layer table closed');
+  // One click: the whole answer, its rows in the table.
+  await afterUpdate(page, () => page.click('#layers-box > summary'));
+  assert.equal(await page.locator('#layers-section').getAttribute('data-state'), 'shown');
+  shown = await result(page);
+  assert.equal(shown.requests.estimate.sections, undefined);
+  assert.equal(await page.locator('#layers tbody tr').count(), cli.layers.length);
+  assertClose(shown.estimate, cli, 1e-12);
+  // Open, a re-estimate keeps its rows; closed again, the next one leaves them out.
+  await afterUpdate(page, () => page.fill('#batch_size', '16'));
+  shown = await result(page);
+  assert.equal(shown.requests.estimate.batch_size, 16);
+  assertClose(shown.estimate, whole(shown.requests.estimate), 1e-12);
+  assert.match(await page.locator('#layers tbody tr').nth(1).textContent(), /^[^×]*16×/);
+  await page.click('#layers-box > summary');
+  await afterUpdate(page, () => page.fill('#batch_size', '24'));
+  shown = await result(page);
+  assert.equal(shown.estimate.layers, undefined);
+  assert.equal(await page.locator('#layers-section').getAttribute('data-state'), 'closed');
+  assertClose(shown.estimate.totals, whole(shown.requests.estimate).totals, 1e-12);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('the layer table exports as CSV and the result as JSON', async () => {
   const page = await open('#net=alex_v2');
-  const [csvDownload] = await Promise.all([page.waitForEvent('download'),
-    page.click('#layers-h ~ button.csv')]);
-  const csv = readFileSync(await csvDownload.path(), 'utf8').trim().split('\n');
   const cli = cliApi({ command: 'estimate', net: 'alex_v2', device: 'TITAN_X' });
+  // The table closed: the result exported whole all the same, the per-layer table included, with
+  // the request that gives it.
+  const [closedDownload] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
+  const whole = JSON.parse(readFileSync(await closedDownload.path(), 'utf8'));
+  assert.equal(whole.requests.estimate.sections, undefined);
+  assert.deepEqual(whole.estimate.layers.map((l) => l.name), cli.layers.map((l) => l.name));
+  assertClose(whole.estimate.layers, cli.layers, 1e-12);
+  await openLayers(page);
+  const [csvDownload] = await Promise.all([page.waitForEvent('download'),
+    page.click('#layers-section button.csv')]);
+  const csv = readFileSync(await csvDownload.path(), 'utf8').trim().split('\n');
   assert.equal(csv.length, cli.layers.length + 1);
   assert.match(csv[0], /^name,type,output,params,forward_flops,forward_ms/);
   const conv1 = csv[1 + cli.layers.findIndex((l) => l.name === 'conv1')].split(',');

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve, launch, dist, root, newPage, afterUpdate, cliApi, assertClose, CSP } from './helpers.mjs';
+import { serve, launch, dist, root, newPage, afterUpdate, cliApi, assertClose, CSP, openLayers } from './helpers.mjs';
 
 // Each tries to run window.__pwned() or to put an element marked data-xss into the page.
 const PAYLOADS = [
@@ -148,6 +148,7 @@ const layerNames = (page, table) => page.locator(`${table} tbody tr th`).allText
 
 test('pasted and uploaded specs with hostile net and layer names show them as text: tables, errors, search', async () => {
   const page = await open();
+  await openLayers(page);
   await page.click('#spec-box summary');
   // Every payload a layer of one net (but those with '@', which the core keeps for its own layer
   // names and rejects: their error is checked below): the layer table, then the search's table.
@@ -183,7 +184,7 @@ test('pasted and uploaded specs with hostile net and layer names show them as te
   assert.deepEqual(await layerNames(page, '#layers'), ['data', ...named.slice().reverse()]);
   assert.ok((await page.locator('#net-info').textContent()).includes(PAYLOADS[1]));
   // The CSV export keeps the names as data (quoted, a leading = made text).
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#layers-h ~ button.csv')]);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#layers-section button.csv')]);
   const csv = readFileSync(await download.path(), 'utf8');
   assert.ok(csv.includes('"""><img data-xss src=x onerror=__pwned(3)>"'), csv.slice(0, 400));
   await assertClean(page, 'uploaded spec');

@@ -4,7 +4,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { root, cliApi, assertClose, newPage, afterUpdate, assertNoAxeViolations, pageSession } from './helpers.mjs';
+import { root, cliApi, assertClose, newPage, afterUpdate, assertNoAxeViolations, pageSession, openLayers } from './helpers.mjs';
 import { bytes, count, ms } from '../../web/src/format.js';
 
 const session = pageSession();
@@ -71,6 +71,8 @@ test('picking Llama 3 8B gives 8 x H100 bf16 defaults and the CLI\'s step time, 
   assert.equal(await page.locator('#cards').isVisible(), false);
   assert.equal(await page.locator('#scaling-h').isVisible(), false);
   assert.equal(await page.locator('#layers-title').textContent(), 'Operators');
+  assert.equal(await page.locator('#layer-count').textContent(), `(${cli.layers.length})`);
+  await openLayers(page);
   const rows = page.locator('#layers tbody tr');
   assert.equal(await rows.count(), cli.layers.length);
   const first = await rows.first().locator(':scope > *').allTextContents();

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve, launch, dist, root, cliApi, assertClose, newPage, afterUpdate } from './helpers.mjs';
+import { serve, launch, dist, root, cliApi, assertClose, newPage, afterUpdate, openLayers } from './helpers.mjs';
 
 let server, browser;
 before(async () => {
@@ -45,12 +45,18 @@ test('the first result comes from the estimate-only module: the full module is n
   assert.ok(page.paths.includes('/paleo-estimate.wasm'), page.paths.join());
   assert.ok(page.paths.includes('/worker-estimate.js'), page.paths.join());
   assert.equal(fullModuleFetches(page), 0, page.paths.join());
-  // Its answer is the CLI's, to the request the page sent.
-  const shown = await page.evaluate(() => ({ request: window.paleoResult.requests.estimate,
+  // Its answer is the CLI's, to the request the page sent (the per-layer table closed: left out).
+  let shown = await page.evaluate(() => ({ request: window.paleoResult.requests.estimate,
+    totals: window.paleoResult.estimate.totals }));
+  assertClose(shown.totals, cliApi(shown.request).totals, 1e-12);
+  // The per-layer table opened: the small module answers that too.
+  await openLayers(page);
+  shown = await page.evaluate(() => ({ request: window.paleoResult.requests.estimate,
     totals: window.paleoResult.estimate.totals, layers: window.paleoResult.estimate.layers.length }));
   const cli = cliApi(shown.request);
   assertClose(shown.totals, cli.totals, 1e-12);
   assert.equal(shown.layers, cli.layers.length);
+  assert.equal(fullModuleFetches(page), 0, page.paths.join());
   // Another estimate (a transformer too) still needs no full module.
   await afterUpdate(page, () => page.evaluate(() => { location.hash = '#net=llama3_8b'; }));
   await page.waitForSelector('body[data-mode=transformer]');

@@ -4,7 +4,7 @@
 // runs longer than 50 ms while the test drives the page (the middle of three drives).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, afterUpdate, cliApi, assertClose, pageSession } from './helpers.mjs';
+import { newPage, afterUpdate, cliApi, assertClose, pageSession, openLayers } from './helpers.mjs';
 
 const session = pageSession();
 
@@ -100,6 +100,7 @@ async function mainThreadTasks(page, drive) {
 // One drive of the page, as a user goes through it: its main-thread tasks.
 async function drive() {
   const page = await open('#net=inception_v3');
+  await openLayers(page);
   await page.waitForTimeout(300);  // the load is not an interaction
   const tasks = await mainThreadTasks(page, async () => {
     for (const batch of [16, 24, 48]) await afterUpdate(page, () => page.fill('#batch_size', String(batch)));

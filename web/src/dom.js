@@ -32,6 +32,28 @@ export function table(headers, rows, { numeric = [], caption = null } = {}) {
   return el('table', { class: 'data' }, [caption ? el('caption', { text: caption }) : null, head, body]);
 }
 
+// `table(headers, rows, options)` as the only child of `container`: the table there already is
+// updated in place when it has the same headers and as many rows (text cells only), so a
+// re-estimate rewrites the numbers that moved instead of building the table anew.
+export function fillTable(container, headers, rows, options = {}) {
+  const old = container.childElementCount === 1 ? container.firstElementChild : null;
+  const body = old?.tBodies?.[0];
+  const same = body && !options.caption && !old.caption && body.rows.length === rows.length &&
+    rows.every((row) => row.length === headers.length && row.every((cell) => !(cell instanceof Node))) &&
+    [...old.tHead.rows[0].cells].every((th, i) => th.textContent === headers[i]) && old.tHead.rows[0].cells.length === headers.length;
+  if (!same) {
+    container.replaceChildren(table(headers, rows, options));
+    return;
+  }
+  rows.forEach((row, r) => {
+    const cells = body.rows[r].cells;
+    row.forEach((cell, i) => {
+      const text = String(cell);
+      if (cells[i].textContent !== text) cells[i].textContent = text;
+    });
+  });
+}
+
 export function csv(headers, rows) {
   const quote = (v) => {
     let s = v == null ? '' : String(v);

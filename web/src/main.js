@@ -2,7 +2,7 @@
 // WebAssembly core, in Web Workers (core_client.js) -> rendering. Everything runs in the browser;
 // nothing is sent anywhere. A CNN net goes through render.js; a transformer (preset or pasted
 // config) through transformer_view.js.
-import { core, firstPresets, isCancelled, linked } from './core.js';
+import { core, firstEstimate, firstPresets, firstSchema, isCancelled, linked } from './core.js';
 import { expectedError, wireAccuracyLinks } from './expected_error.js';
 import { presetData } from './preset_data.js';
 import { DEFAULTS, isNumberKey, parseWorkers, readLink, requests, toHashAsync, toParams } from './state.js';
@@ -251,7 +251,7 @@ async function estimateAndRender(s, current) {
   }
   let reqs;
   try {
-    reqs = requests(s);
+    reqs = requests(s, { layers: $('layers-box').open });
   } catch (e) {
     setMode(mode);
     view.clear();
@@ -389,19 +389,35 @@ function showWarnings(list, warnings = []) {
   list.replaceChildren(...warnings.map((w) => el('li', { text: w })));
 }
 
+// The per-layer table is built only while it is open; a CNN's estimate then carries its rows
+// (requests' `layers`), and opening the table asks for them. Its heading counts the rows either
+// way. data-state (closed, loading, shown) says whether the rows on screen are the result's.
 function renderLayers() {
   const onSort = (column) => {
     sort = { column, descending: sort.column === column ? !sort.descending : true };
     renderLayers();
   };
   const shown = last.transformer ?? last.estimate;
+  const section = $('layers-section');
   // A serving answer has no per-operator rows.
-  $('layers-section').hidden = !shown.layers;
-  if (!shown.layers) return;
-  exports.layers = last.transformer ? transformerOps($('layers'), shown, sort, onSort) : cnnLayers($('layers'), shown, sort, onSort);
+  section.hidden = Boolean(last.transformer) && !shown.layers;
+  if (section.hidden) return;
   $('layers-title').textContent = last.transformer ? 'Operators' : 'Layers';
-  $('layer-count').textContent = `(${shown.layers.length})`;
+  $('layer-count').textContent = `(${shown.layers ? shown.layers.length : shown.net.layer_count})`;
+  if (!$('layers-box').open || !shown.layers) {
+    section.dataset.state = $('layers-box').open ? 'loading' : 'closed';
+    return;
+  }
+  exports.layers = last.transformer ? transformerOps($('layers'), shown, sort, onSort) : cnnLayers($('layers'), shown, sort, onSort);
   limitRows($('layers-wrap'), last.transformer ? 'operators' : 'layers');
+  section.dataset.state = 'shown';
+}
+
+// Opening the table shows the rows of the result on screen, or asks the core for them.
+function onLayersToggle() {
+  if (!last || !$('layers-box').open) return;
+  renderLayers();  // the rows, or "loading" until an update brings them
+  if (!(last.transformer ?? last.estimate).layers) schedule(0);
 }
 
 let timer = null;
@@ -518,9 +534,10 @@ async function copy(text, what) {
 
 async function start() {
   performance.mark('paleo-start');
+  paintFirstHeadline();
   // The schema: the core's request fields, their values and its version.
   // The link, read once by boot.js while the core started.
-  const [presetsResponse, schema, link] = await Promise.all([firstPresets, call({ command: 'schema' }), linked]);
+  const [presetsResponse, schema, link] = await Promise.all([firstPresets, firstSchema, linked]);
   state = link.state;
   linkProblems.push(...link.problems);
   specBox = new SpecBox($('spec-box'), $('spec'));
@@ -606,15 +623,18 @@ async function start() {
     e.preventDefault();
     $('results').focus();
   });
+  $('layers-box').addEventListener('toggle', onLayersToggle);
   // The PALEO 2017 section draws its scaling once opened (renderScaling).
   $('paleo2017').addEventListener('toggle', () => {
     if (last?.estimate && !last.transformer) renderScaling(last.estimate);
     resizeCharts();
   });
   $('copy-url').addEventListener('click', () => copy(location.href, 'Link'));
-  $('export-json').addEventListener('click', () => last && download('paleo-result.json', 'application/json',
-    JSON.stringify(last.transformer ? { ...last, plan: view.plan() } : { requests: last.requests, estimate: last.estimate,
-      compare: last.compare, search: last.search }, null, 2) + '\n'));
+  $('export-json').addEventListener('click', async () => {
+    if (!last) return;
+    const result = last.transformer ? { ...last, plan: view.plan() } : await withLayers(last);
+    download('paleo-result.json', 'application/json', JSON.stringify(result, null, 2) + '\n');
+  });
   $('copy-embed').addEventListener('click', async () => {
     // In the click's own task once loaded: some browsers write the clipboard only there.
     const { embedSnippetFor } = embedCopy.module ?? await loadEmbedCopy();
@@ -661,6 +681,35 @@ async function start() {
   await update();
   performance.mark('paleo-first-view');  // every section of the first result built
   loadEmbedCopy().catch(() => {});
+}
+
+// A CNN result as exported: the estimates whole, with their per-layer tables, and the requests
+// that give them (those on screen may have left the table out while it was closed).
+async function withLayers({ requests: shown, estimate, compare, search: searched }) {
+  const whole = (request) => {
+    if (!request?.sections) return request;
+    const rest = { ...request };
+    delete rest.sections;
+    return rest;
+  };
+  const reqs = { ...shown, estimate: whole(shown.estimate), compare: whole(shown.compare) };
+  const [full, fullCompare] = await Promise.all([reqs.estimate === shown.estimate ? estimate : call(reqs.estimate),
+    !compare || reqs.compare === shown.compare ? compare : call(reqs.compare)]);
+  return { requests: reqs, estimate: full, compare: fullCompare, search: searched };
+}
+
+// The first result on screen: the headline of the link's estimate, which boot.js asked for before
+// the presets, painted once the core answers it. The inputs and the other sections follow when the
+// presets and the schema are in (start); the first update finds the same answer in the core
+// client's cache and leaves the headline as it is (render.headline).
+async function paintFirstHeadline() {
+  const estimate = await firstEstimate;
+  // A transformer's answer (its `kind`) has its own cards; an error shows with the inputs.
+  if (!estimate?.ok || estimate.kind || !estimate.totals || performance.getEntriesByName('paleo-first-result').length) return;
+  render.headline($('headline'), estimate);
+  performance.mark('paleo-first-result');
+  await afterPaint();
+  performance.mark('paleo-first-result-painted');
 }
 
 // The embed snippet's code (embed_copy.js, the element's attribute tables): a chunk of its own,

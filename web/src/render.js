@@ -2,7 +2,7 @@
 // comparison, scaling, cluster and search (the layer table: layers.js). Each table renderer
 // returns its data for CSV export. Every number is the core's (docs/api.md): the time to train,
 // the fastest scheme and the scheme list included; nothing here computes a model result.
-import { el, table } from './dom.js';
+import { el, fillTable, table } from './dom.js';
 import { absPercent, bytes, count, duration, expectedErrorText, integer, money, ms, ratio } from './format.js';
 import { lineChart } from './charts.js';
 
@@ -30,11 +30,13 @@ export function headline(node, e) {
     el('div', { class: 'label', text: label }),
     el('div', { class: 'value', id, text: value }),
     el('div', { class: 'note', text: note })]);
-  node.replaceChildren(
+  const items = [
     item('headline-step', 'Time per step', ms(stepOf(e)) + ' ms', `${estimateMark(e)} · ${e.net.name}, ${where}`),
     item('headline-train', 'Time to train', setup ? duration(setup.time_s * 1e3) : '–',
       setup ? `${estimateMark(e)} · ${train.epochs} epochs of ${integer(train.dataset_samples)} samples` +
-        (setup.cost_usd === undefined ? '' : `, ${money(setup.cost_usd)}`) : 'enter a dataset size'));
+        (setup.cost_usd === undefined ? '' : `, ${money(setup.cost_usd)}`) : 'enter a dataset size')];
+  // The same text stays as it is: a live region rewritten with the same words is read out again.
+  if (node.textContent !== items.map((i) => i.textContent).join('')) node.replaceChildren(...items);
   node.hidden = false;
 }
 
@@ -98,15 +100,29 @@ export function training(nodes, e) {
     ` (${estimateMark(e)}).`,
     fastest !== head && !isOriginal(fastest) ? ` Fastest here: ${fastest.setup}${fastest.scheme ? ` (${fastest.scheme})` : ''}, ` +
       `${duration(fastest.time_s * 1e3)} for ${costOf(fastest)}.` : '');
-  nodes.table.replaceChildren(table(TRAIN_HEADERS, trainRows(plan.filter((p) => !isOriginal(p))), { numeric: [2, 3, 4, 5, 6] }));
-  nodes.original.replaceChildren(...(original.length ? [
-    el('h3', { text: `Time to train with the original's schemes, ${train.epochs} epochs` }),
-    el('div', { class: 'table-wrap', tabindex: '0', role: 'region',
-      'aria-label': 'PALEO 2017 time to train table, scrolls sideways' }, table(TRAIN_HEADERS, trainRows(original),
-      { numeric: [2, 3, 4, 5, 6] }))] : []));
+  fillTable(nodes.table, TRAIN_HEADERS, trainRows(plan.filter((p) => !isOriginal(p))), { numeric: [2, 3, 4, 5, 6] });
+  originalTraining(nodes.original, original, train.epochs);
   return { headers: ['setup', 'kind', 'devices', 'scheme', 'samples_per_step', 'step_ms', 'steps', 'time_s', 'device_hours',
     'cost_usd'], rows: plan.map((p) => [p.setup, p.kind, p.devices, p.scheme ?? '', p.samples_per_step, p.step_ms, p.steps,
     p.time_s, p.device_hours, p.cost_usd ?? '']) };
+}
+
+// The PALEO 2017 workers' time to train (in that section), its table kept from one estimate to
+// the next.
+function originalTraining(node, original, epochs) {
+  if (!original.length) {
+    node.replaceChildren();
+    return;
+  }
+  let wrap = node.querySelector('.table-wrap');
+  if (!wrap) {
+    wrap = el('div', { class: 'table-wrap', tabindex: '0', role: 'region',
+      'aria-label': 'PALEO 2017 time to train table, scrolls sideways' });
+    node.replaceChildren(el('h3'), wrap);
+  }
+  const title = `Time to train with the original's schemes, ${epochs} epochs`;
+  if (node.firstElementChild.textContent !== title) node.firstElementChild.textContent = title;
+  fillTable(wrap, TRAIN_HEADERS, trainRows(original), { numeric: [2, 3, 4, 5, 6] });
 }
 
 export function compare(nodes, a, b) {
@@ -117,8 +133,8 @@ export function compare(nodes, a, b) {
     ['Throughput samples/s', (e) => e.totals.throughput_samples_per_s, count],
     ['Time to train, one device', (e) => one(e).time_s * 1e3, duration], ['Cost, one device', (e) => one(e).cost_usd, money],
   ];
-  nodes.table.replaceChildren(table(['', `A: ${a.device.name}`, `B: ${b.device.name}`, 'B / A'],
-    metrics.map(([name, get, fmt]) => [name, fmt(get(a)), fmt(get(b)), ratio(get(b) / get(a))]), { numeric: [1, 2, 3] }));
+  fillTable(nodes.table, ['', `A: ${a.device.name}`, `B: ${b.device.name}`, 'B / A'],
+    metrics.map(([name, get, fmt]) => [name, fmt(get(a)), fmt(get(b)), ratio(get(b) / get(a))]), { numeric: [1, 2, 3] });
   nodes.summary.replaceChildren(el('li', { text: 'A: ' + describe(a) }), el('li', { text: 'B: ' + describe(b) }));
   return { headers: ['metric', 'a', 'b', 'b_over_a'], rows: metrics.map(([name, get]) => [name, get(a), get(b), get(b) / get(a)]) };
 }

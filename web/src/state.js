@@ -190,10 +190,19 @@ export function parseWorkers(text) {
   return list.length && list.every((n) => Number.isInteger(n) && n >= 1 && n <= 1e6) ? list : null;
 }
 
+// The members of a CNN estimate the page shows besides its per-layer table (core/api/api.cpp
+// writes them): asked for alone, the request's "sections" (docs/api.md), while the table is
+// closed. The table is most of the answer (95 KB of Inception-v3's 100), and leaving it out spares
+// the core writing it and the page parsing it on every re-estimate.
+export const SECTIONS_WITHOUT_LAYERS = ['profile', 'device', 'interconnect', 'ppp_comp', 'ppp_comm', 'use_pipeline',
+  'precision', 'software_era', 'net', 'totals', 'work_depth', 'expected_error', 'simulation', 'cluster', 'train',
+  'training_scheme'];
+
 // The request documents for one state: `estimate` (layers, totals, and the scaling simulation
 // when the worker list parses), `compare` (configuration B, when comparing) and `search`.
+// `layers`: false asks the estimates without their per-layer tables (SECTIONS_WITHOUT_LAYERS).
 // Throws a SyntaxError when the pasted spec is neither JSON nor a Caffe prototxt.
-export function requests(state) {
+export function requests(state, { layers = true } = {}) {
   const net = state.spec.trim() ? withInputShape(netFromText(state.spec), state.input_shape) : state.net;
   const base = { net, device: deviceOf(state), interconnect: state.network, profile: state.profile,
     optimizer: state.optimizer };
@@ -243,6 +252,11 @@ export function requests(state) {
       for (const key of ['ppp_comp', 'ppp_comm', 'software_era', 'efficiency']) delete compare[key];
     }
     if (state.b_batch) compare.batch_size = state.b_batch;
+  }
+
+  if (!layers) {
+    estimate.sections = SECTIONS_WITHOUT_LAYERS;
+    if (compare) compare.sections = SECTIONS_WITHOUT_LAYERS;
   }
 
   const search = { command: 'search', ...base, devices: state.search_devices, devices_per_node: state.search_per_node };
