@@ -176,7 +176,7 @@ for (const f of onDemand) {
 }
 console.log('');
 console.log('figure                                   measured      target');
-console.log(`loaded before the first result, gzipped ${(firstGzipBytes / 1024).toFixed(0).padStart(6)} KB     <= 350 KB ` +
+console.log(`loaded before the first result, gzipped ${(firstGzipBytes / 1024).toFixed(1).padStart(6)} KB     <= 350 KB ` +
   '(requested before the headline was painted)');
 console.log(`everything the page loads, gzipped      ${(gzipBytes / 1024).toFixed(0).padStart(6)} KB     (by the first view: every ` +
   'section built; "(after)" above)');
