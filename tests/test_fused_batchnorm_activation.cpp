@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/api.h"
+#include "api_answer.h"
 
 namespace {
 
@@ -47,13 +48,7 @@ Json block_layers(bool fused) {
   return out;
 }
 
-const Json& layer(const Json& out, const std::string& name) {
-  for (const Json& l : out["layers"])
-    if (l["name"] == name) return l;
-  FAIL("no layer " << name);
-  static const Json none;
-  return none;
-}
+const Json& layer(const Json& out, const std::string& name) { return layer_row(out, name); }
 
 double pass_ms(const Json& device, double flops, double bytes) {
   return flops / 1e9 / device["peak_gflops"].get<double>() * 1e3 +

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/api.h"
+#include "api_answer.h"
 
 namespace {
 
@@ -26,12 +27,7 @@ Json layers(const Json& net, const std::string& profile = "paleo2026") {
   return out;
 }
 
-const Json& layer(const Json& out, const std::string& name) {
-  for (const Json& l : out["layers"])
-    if (l["name"] == name) return l;
-  FAIL("no layer " << name);
-  return out;
-}
+const Json& layer(const Json& out, const std::string& name) { return layer_row(out, name); }
 
 }  // namespace
 
