@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "core/api/answer_sections.h"
+#include "core/api/max_batch_memo.h"
 #include "core/api/command_handlers.h"
 #include "core/api/command_registry.h"
 #include "core/api/cluster_section.h"
@@ -74,10 +75,13 @@ Json totals_json(const Scenario& s, const NetworkCost& c) {
           {"activation_bytes", c.activation_bytes}};
 }
 
-// `step_ms`, when given, receives the one-device step of `totals`.
-Json layers_response(const Request& r, std::vector<std::string>& warnings, double* step_ms = nullptr) {
+// `step_ms`, when given, receives the one-device step of `totals`; `pricer`, when given, prices
+// the net (the cluster section then reuses the price).
+Json layers_response(const Request& r, std::vector<std::string>& warnings, double* step_ms = nullptr,
+                     NetworkPricer* pricer = nullptr) {
   const Scenario& s = r.scenario;
-  const CostedNetwork c = cost_at_batch(s, s.batch_size);
+  NetworkPricer own(s);
+  const PricedNetwork c = (pricer ? *pricer : own).at(s.batch_size);
   if (step_ms) *step_ms = forward_ms(s, c.cost) + backward_ms(s, c.cost) + update_ms(s, c.cost);
   Json out = common_header(r);
   out["net"] = net_header(s, c.net);
@@ -233,6 +237,7 @@ Json dispatch(const Json& request) {
   const CommandSpec* own = named.is_string() ? find_command(named.get<std::string>()) : nullptr;
   if (own && own->handle_document) return own->handle_document(request);
   Request r = parse_request(request);
+  if (r.scenario.has_cluster && !r.is_transformer) r.max_batch_key = max_batch_key(request);
   // Without "sections" the answer is returned as built (moved, never copied: a CNN's is large).
   const auto lean = [&r](Json answer) -> Json {
     if (!r.sections_given) return answer;
@@ -294,7 +299,8 @@ Json layers_answer(const Request& r, std::vector<std::string>& warnings) {
 Json estimate_answer(const Request& r, std::vector<std::string>& warnings) {
   // The time to train is built from the typed results of the sections (api/train_section.h).
   double step_ms = 0;
-  Json out = layers_response(require_net(r), warnings, &step_ms);
+  NetworkPricer pricer(require_net(r).scenario);  // the one-device table and the cluster price the same net
+  Json out = layers_response(r, warnings, &step_ms, &pricer);
   std::vector<TrainSetup> setups = {one_device_setup(r.scenario.batch_size, step_ms)};
   if (r.simulation.workers_given) {
     std::vector<ScalingTable> tables;
@@ -304,7 +310,7 @@ Json estimate_answer(const Request& r, std::vector<std::string>& warnings) {
   }
   if (r.scenario.has_cluster) {
     ClusterStep step;
-    out["cluster"] = cluster_step_json(r, warnings, &step);
+    out["cluster"] = cluster_step_json(r, warnings, &step, &pricer);
     setups.push_back(cluster_setup(step));
   }
   // The headline is the setup the response's own step is: the cluster when there is one.

@@ -1,8 +1,10 @@
 #include "core/api/cluster_section.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/api/estimate_warnings.h"
+#include "core/api/max_batch_memo.h"
 #include "core/cluster/cluster_step.h"
 #include "core/base/error.h"
 
@@ -106,10 +108,19 @@ ClusterOptions cluster_options(const Request& r) {
   return o;
 }
 
-Json cluster_step_json(const Request& r, std::vector<std::string>& warnings, ClusterStep* step_out) {
-  const ClusterOptions options = cluster_options(r);
-  NetworkPricer pricer(r.scenario);  // the network costs the same on every cluster size
-  const ClusterStep step = cluster_step(r.scenario, options, pricer);
+Json cluster_step_json(const Request& r, std::vector<std::string>& warnings, ClusterStep* step_out,
+                       NetworkPricer* given_pricer) {
+  ClusterOptions options = cluster_options(r);
+  NetworkPricer own(r.scenario);  // the network costs the same on every cluster size
+  NetworkPricer& pricer = given_pricer ? *given_pricer : own;
+  const std::optional<std::int64_t> known =
+      r.max_batch_key.empty() ? std::nullopt : remembered_max_batch(r.max_batch_key);
+  if (known) options.find_max_batch = false;
+  ClusterStep step = cluster_step(r.scenario, options, pricer);
+  if (known)
+    step.max_batch_per_replica = *known;
+  else if (!r.max_batch_key.empty())
+    remember_max_batch(r.max_batch_key, step.max_batch_per_replica);
   if (step_out) *step_out = step;
   Json j = step_json(step);
   if (auto w = slow_link_warning(step.cluster, step.chosen.algorithm, step.chosen.sync.comm_ms,

@@ -6,6 +6,7 @@
 #include "core/api/request.h"
 #include "core/base/json.h"
 #include "core/cluster/cluster_step.h"
+#include "core/cost/network_pricer.h"
 
 namespace paleo {
 
@@ -15,7 +16,9 @@ namespace paleo {
 // The cluster options a request sets (collective, buckets, overlap, pipeline, servers).
 ClusterOptions cluster_options(const Request& request);
 
-Json cluster_step_json(const Request& request, std::vector<std::string>& warnings, ClusterStep* step = nullptr);
+// `pricer`, when given, prices the net (one the caller has priced the request's batch with).
+Json cluster_step_json(const Request& request, std::vector<std::string>& warnings, ClusterStep* step = nullptr,
+                       NetworkPricer* pricer = nullptr);
 
 // The `collective` command: one collective's cost, and every algorithm's for comparison.
 Json collective_response(const Request& request);

@@ -39,6 +39,10 @@ struct Request {
   // The members of the answer wanted (core/api/answer_sections.h); all when not given.
   bool sections_given = false;
   std::vector<std::string> sections;
+
+  // A cluster request's key for the largest fitting batch (core/api/max_batch_memo.h); empty:
+  // searched afresh.
+  std::string max_batch_key;
 };
 
 // Throws paleo::Error naming the request field (or the layer and field of the spec).
