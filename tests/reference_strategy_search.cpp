@@ -183,7 +183,7 @@ StrategyProblem make_strategy_problem(const Network& net, const CostModel& model
     std::vector<double> compute, synchronise;
     for (const StrategyConfig& cfg : configs) {
       const Layer part = part_layer(l, cfg);
-      const LayerCost c = layer_compute_cost(part, model, options);
+      const LayerCost c = layer_compute_cost(part, model, options, BatchNormFusion::kNone);
       compute.push_back(c.forward.total_ms() + c.backward.total_ms());
       const long replicas = cfg.n * cfg.h * cfg.w;
       double t_s = 0;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <exception>
+#include <optional>
 
 #include "core/api/answer_sections.h"
 #include "core/api/max_batch_memo.h"
@@ -80,8 +81,9 @@ Json totals_json(const Scenario& s, const NetworkCost& c) {
 Json layers_response(const Request& r, std::vector<std::string>& warnings, double* step_ms = nullptr,
                      NetworkPricer* pricer = nullptr) {
   const Scenario& s = r.scenario;
-  NetworkPricer own(s);
-  const PricedNetwork c = (pricer ? *pricer : own).at(s.batch_size);
+  std::optional<NetworkPricer> own;
+  if (!pricer) pricer = &own.emplace(s);
+  const PricedNetwork c = pricer->at(s.batch_size);
   if (step_ms) *step_ms = forward_ms(s, c.cost) + backward_ms(s, c.cost) + update_ms(s, c.cost);
   Json out = common_header(r);
   out["net"] = net_header(s, c.net);

@@ -111,8 +111,8 @@ ClusterOptions cluster_options(const Request& r) {
 Json cluster_step_json(const Request& r, std::vector<std::string>& warnings, ClusterStep* step_out,
                        NetworkPricer* given_pricer) {
   ClusterOptions options = cluster_options(r);
-  NetworkPricer own(r.scenario);  // the network costs the same on every cluster size
-  NetworkPricer& pricer = given_pricer ? *given_pricer : own;
+  std::optional<NetworkPricer> own;  // the network costs the same on every cluster size
+  NetworkPricer& pricer = given_pricer ? *given_pricer : own.emplace(r.scenario);
   const std::optional<std::int64_t> known =
       r.max_batch_key.empty() ? std::nullopt : remembered_max_batch(r.max_batch_key);
   if (known) options.find_max_batch = false;

@@ -55,14 +55,14 @@ struct LayerCost {
 PassCost matmul_cost(const CostModel& model, double a, double b, double c, int weight);
 
 // `fusion`: the layer's part in a fused batch-norm chain (layer_fusion), priced only by profiles that
-// cost memory-bound layers.
+// cost memory-bound layers. No default: a caller that left it out would drop the request's fusion.
 LayerCost layer_cost(const Network& net, const Layer& layer, const CostModel& model, const CostOptions& options,
-                     BatchNormFusion fusion = BatchNormFusion::kNone);
+                     BatchNormFusion fusion);
 
 // The same without any cross-device fetch: the layer alone, at the shapes it holds (usable for
 // a layer whose shapes were cut for a parallel configuration).
 LayerCost layer_compute_cost(const Layer& layer, const CostModel& model, const CostOptions& options,
-                             BatchNormFusion fusion = BatchNormFusion::kNone);
+                             BatchNormFusion fusion);
 
 // Each layer's part in a fused chain under options.fused_batchnorm_activation; all kNone without it.
 std::vector<BatchNormFusion> layer_fusion(const Network& net, const CostOptions& options);
