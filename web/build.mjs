@@ -34,8 +34,11 @@ rmSync(join(dist, 'paleo.js'), { force: true });  // bundled into the workers si
 copyFileSync(join(wasm, 'paleo.wasm'), join(dist, 'paleo.wasm'));
 // The page's first module: the estimate-only build's, taken out of its single-file glue (the same
 // bytes as the embed's), served beside the page so that it compiles while it downloads.
-const estimateWasm = Buffer.from(readFileSync(estimateModule, 'utf8').match(/base64,([A-Za-z0-9+/=]+)/)[1], 'base64');
-writeFileSync(join(dist, 'paleo-estimate.wasm'), estimateWasm);
+// Emscripten's single-file glue carries its module as a base64 data URL.
+const inlined = /data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)/;
+const estimateGlue = readFileSync(estimateModule, 'utf8');
+const [, wasmBase64] = estimateGlue.match(inlined);
+writeFileSync(join(dist, 'paleo-estimate.wasm'), Buffer.from(wasmBase64, 'base64'));
 // What the page says while the full module loads: its size as a server sends it (gzip).
 const fullModuleKb = Math.round(gzipSync(readFileSync(join(wasm, 'paleo.wasm'))).length / 1024 / 10) * 10;
 copyFileSync(join(web, 'embed', 'example.html'), join(dist, 'embed-example.html'));
@@ -48,7 +51,6 @@ copyFileSync(join(root, 'node_modules', 'uplot', 'dist', 'uPlot.min.css'), join(
 // The sources import the Emscripten glue as '../paleo.js': the full module's (build/wasm), or for
 // the page's estimate-only worker the single-file glue of build/wasm-estimate, its inlined module
 // left out (the page compiles paleo-estimate.wasm and hands it over: instantiateWasm, worker.js).
-const inlined = /data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)/;
 const glueOf = (path) => ({ name: 'paleo-glue', setup(b) {
   b.onResolve({ filter: /^\.\.\/paleo\.js$/ }, () => ({ path }));
   b.onLoad({ filter: /paleo-estimate\.js$/ }, () => ({ loader: 'js',
@@ -76,8 +78,8 @@ for (const [folder, files] of Object.entries(folders)) {
     'needs them (docs/web.md). */\n(self.paleoPresetData = self.paleoPresetData || {})[' + JSON.stringify(folder) + '] = ' +
     JSON.stringify(files) + ';\n');
 }
-// Split: what the page loads when needed (uPlot, with the first chart: web/src/charts.js) is a chunk
-// of its own.
+// The page's script, split: what it loads when needed (uPlot, with the first chart:
+// web/src/charts.js) is a chunk of its own.
 // The modules boot.js bundles come from it (web/boot_modules.mjs).
 const app = await build({ ...common, plugins: [glue, fromBoot(bootShared, join(web, 'src'))],
   entryPoints: { app: join(web, 'src', 'main.js') }, format: 'esm', splitting: true, outdir: dist,
@@ -118,8 +120,6 @@ for (const [name, plugin] of [['worker', glue], ['worker-estimate', glueOf(estim
 // plain module gzips to 1.4 times the module's own gzip; base64 of deflated bytes to about its size.
 // The element is bundled with what it imports (the attribute table, the page's formatters).
 const zopfliDeflate = promisify(zopfli.deflate);
-const estimateGlue = readFileSync(estimateModule, 'utf8');
-const [, wasmBase64] = estimateGlue.match(inlined);
 // Zopfli's deflate (npm @gfx/zopfli: the same raw-deflate format the browser inflates) packs the
 // module 5.5 % smaller than zlib's level 9 (277 against 293 KB): what keeps the served-LLM element
 // inside the embed's 300 KB. Five iterations: more took longer and saved under 0.1 KB.
