@@ -54,7 +54,10 @@ def main():
     eras = json.loads((ROOT / 'presets' / 'software_eras.json').read_text())['eras']
     cv, fitted, loso = {}, {}, {}
     # Each era's fit, and its refits on device generations.
-    for fit in [fit for era in eras for _, fit in era_fits(era)]:
+    # And the constants of the core fitted to validation cases ("fits" beside a file's "cases").
+    constant_fits = [fit for path in sorted((ROOT / 'presets' / 'validation').glob('*.json'))
+                     for fit in json.loads(path.read_text()).get('fits', [])]
+    for fit in [fit for era in eras for _, fit in era_fits(era)] + constant_fits:
         cv.update(fit.get('cv_residuals', {}))
         fitted.update(fit.get('residuals', {}))
         loso.update(fit.get('loso_residuals', {}))

@@ -30,13 +30,18 @@ const Json& suite() {
 }
 
 // Leave-one-out and in-sample residuals of every era and of its refits on device generations
-// ("by_generation"), by case id.
+// ("by_generation"), and of the core's constants fitted to validation cases (the "fits" beside a
+// validation file's "cases"), by case id.
 std::map<std::string, double> era_residuals(const char* field) {
   std::map<std::string, double> out;
+  auto add = [&](const Json& fit) {
+    if (fit.contains(field))
+      for (auto it = fit[field].begin(); it != fit[field].end(); ++it) out[it.key()] = it.value().get<double>();
+  };
   for (const Json& era : paleo::Presets::instance().software_eras())
-    for (const paleo::EraFit& f : paleo::era_fits(era))
-      if (f.fit->contains(field))
-        for (auto it = (*f.fit)[field].begin(); it != (*f.fit)[field].end(); ++it) out[it.key()] = it.value().get<double>();
+    for (const paleo::EraFit& f : paleo::era_fits(era)) add(*f.fit);
+  for (const auto& file : paleo::Presets::instance().validation_files())
+    for (const Json& fit : file.second->value("fits", Json::array())) add(fit);
   return out;
 }
 

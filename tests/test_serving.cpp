@@ -347,19 +347,39 @@ TEST_CASE("A TensorRT engine's step is the longer of its host's issue and its de
         Approx(device_only["decode_ms_per_token"].get<double>()).epsilon(1e-9));
 }
 
-TEST_CASE("Decode attention that reads the cache per query head reads it group times", "[serving][attention]") {
+TEST_CASE("Decode attention that reads the cache per query head runs at its SMs' rate", "[serving][attention]") {
   // Llama 3 8B: 32 layers, 8 key/value heads of 128 for 32 query heads (groups of 4). At batch 4
-  // and a mean cache of 1,000 + 200 / 2 = 1,100 tokens in bf16, one read of a layer's cache is
-  // 2 x 1,100 x 128 x 4 x 8 x 2 B = 18,022,400 B; per query head it is read 4 times, 3 more,
-  // over 32 layers 1,730,150,400 B, at the Hopper era's 0.7 of 3,350 GB/s: 0.73780 ms a step.
+  // and a mean cache of 1,000 + 200 / 2 = 1,100 tokens in bf16, a layer's cache is
+  // 2 x 1,100 x 128 x 4 x 8 = 9,011,200 elements, 18,022,400 B: one read from DRAM at the Hopper
+  // era's 0.7 of 3,350 GB/s takes 7.6853 us. Per query head it is read 4 times, 36,044,800
+  // elements at 12.5 a cycle on the H100 SXM's 132 SMs at 1,980 MHz: 11.033 us, the longer, so
+  // each of the 32 layers adds 11.033 - 7.685 us a step.
+  const double one_read_ms = 18022400.0 / (3350e9 * 0.7) * 1e3;
+  const double sm_ms = 4 * 9011200.0 / (132 * 1980e3 * 12.5);
   const Json once = answer(llama8b({{"batch_size", 4}}));
   const Json per_query = answer(llama8b({{"batch_size", 4}, {"decode_attention", "per_query_head"}}));
   CHECK(once["serving"]["decode_attention"] == "per_kv_head");
   CHECK(per_query["serving"]["decode_attention"] == "per_query_head");
   CHECK(per_query["decode_ms_per_token"].get<double>() - once["decode_ms_per_token"].get<double>() ==
-        Approx(1730150400.0 / (3350e9 * 0.7) * 1e3).epsilon(1e-9));
+        Approx(32 * (sm_ms - one_read_ms)).epsilon(1e-9));
   CHECK(per_query["prefill_ms"].get<double>() == Approx(once["prefill_ms"].get<double>()).epsilon(1e-12));
-  // Without grouped-query attention (Llama 2 7B: 32 key/value heads for 32) there is one read either way.
+  // A device that states no SM count pays the 3 further reads from DRAM: over 32 layers
+  // 1,730,150,400 B at 0.7 of 3,350 GB/s.
+  Json custom = {{"name", "H100 without SMs"},
+                 {"clock_mhz", 1980},
+                 {"peak_gflops", 67000},
+                 {"mem_bandwidth_gb_per_s", 3350},
+                 {"memory_bytes", 80e9},
+                 {"generation", "hopper"},
+                 {"peak_tensor_gflops", {{"bf16", 989000}}}};
+  const Json once_custom = answer(llama8b({{"batch_size", 4}, {"device", custom}}));
+  const Json per_query_custom =
+      answer(llama8b({{"batch_size", 4}, {"device", custom}, {"decode_attention", "per_query_head"}}));
+  CHECK(per_query_custom["decode_ms_per_token"].get<double>() - once_custom["decode_ms_per_token"].get<double>() ==
+        Approx(1730150400.0 / (3350e9 * 0.7) * 1e3).epsilon(1e-9));
+  // Without grouped-query attention (Llama 2 7B: 32 key/value heads for 32) one read from DRAM
+  // (72,089,600 B, 30.7 us a layer at batch 4) is longer than the SMs' pass over its 36,044,800
+  // elements (11.0 us): no change.
   Json mha = llama8b({{"net", "llama2_7b"}, {"batch_size", 4}});
   const double mha_once = answer(mha)["decode_ms_per_token"].get<double>();
   mha["decode_attention"] = "per_query_head";

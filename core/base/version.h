@@ -2,6 +2,6 @@
 
 namespace paleo {
 
-inline constexpr const char* kVersion = "0.3.17";
+inline constexpr const char* kVersion = "0.3.18";
 
 }  // namespace paleo

@@ -7,6 +7,7 @@
 #include "core/base/error.h"
 #include "core/efficiency/cuda_graph_launch.h"
 #include "core/transformer/layer_communication.h"
+#include "core/transformer/masked_attention_rate.h"
 #include "core/transformer/op_timing.h"
 #include "core/transformer/stage_plan.h"
 
@@ -123,13 +124,18 @@ InferenceEstimate estimate_inference(const TransformerConfig& c, const Inference
       // decoderMaskedMultiheadAttentionTemplate.h), each streaming its key/value head's cache:
       // the group's query heads read it group times. XQA replaced it for MQA and GQA from v0.8,
       // "reducing data loading and conversion" (TensorRT-LLM, docs/source/blogs/XQA-kernel.md).
-      const double reads = o.decode_attention == DecodeAttention::kPerQueryHead ? group : 1;
-      const double cache_bytes = reads * 2 * mean_kv * op.k * batches * dtype_bytes(kv_dtype);
+      // Its repeated reads run at the rate of the SMs, no faster than one read from DRAM
+      // (masked_attention_rate.h); a device without an SM count pays all of them from DRAM.
+      const double cache_elements = 2 * mean_kv * op.k * batches;
+      double cache_ms = memory_ms(device, decode_eff, cache_elements * dtype_bytes(kv_dtype));
+      if (o.decode_attention == DecodeAttention::kPerQueryHead) {
+        const double sm_ms = masked_attention_sm_ms(device, group * cache_elements);
+        cache_ms = sm_ms > 0 ? std::max(cache_ms, sm_ms) : group * cache_ms;
+      }
       const double flops = 4 * group * mean_kv * op.k * batches;
       const double peak_gflops =
           era_matmul_peak_gflops(device, decode_eff, core, group, mean_kv, op.k) * decode_eff.matmul_ceiling;
-      ms += std::max(memory_ms(device, decode_eff, cache_bytes), flops / (peak_gflops * 1e9) * 1e3) +
-            decode_eff.kernel_overhead_ms;
+      ms += std::max(cache_ms, flops / (peak_gflops * 1e9) * 1e3) + decode_eff.kernel_overhead_ms;
     }
     return ms;
   };
