@@ -126,7 +126,7 @@ test('the skip link focuses the results and keeps the URL; an invalid worker cou
   await page.keyboard.press('Enter');
   assert.equal(page.url(), before);
   assert.equal(await page.evaluate(() => document.activeElement.id), 'results');
-  await page.click('#paleo2017-inputs summary');
+  await afterUpdate(page, () => page.click('#paleo2017-inputs summary'));  // asks for the simulation
   await afterUpdate(page, () => page.fill('#workers', '1, two'));
   const note = page.locator('#workers + .field-error');
   assert.equal(await note.isVisible(), true);
@@ -143,21 +143,30 @@ test('the PALEO 2017 model has its own section, closed by default, with the core
   assert.equal(await page.locator('#paleo2017').evaluate((d) => d.open), false);
   assert.equal(await page.locator('#scaling-table').isVisible(), false);
   // The time to train: one device and the cluster above; the PALEO 2017 workers (over its
-  // Ethernet) in this section, apart from them.
-  const shown = await page.evaluate(() => window.paleoResult);
-  const cli = cliApi(shown.requests.estimate);
+  // Ethernet) in this section, apart from them. Closed, the estimate leaves the simulation out.
+  let shown = await page.evaluate(() => window.paleoResult);
+  assert.equal(shown.requests.estimate.workers, undefined);
+  assert.equal(shown.estimate.simulation, undefined);
+  let cli = cliApi(shown.requests.estimate);
   const setups = (original) => cli.train.setups.filter((s) => (s.kind === 'paleo2017_workers') === original)
     .map((s) => s.setup);
   const firstCells = (id) => page.locator(`#${id} tbody tr`).evaluateAll((trs) => trs.map((tr) => tr.cells[0].textContent));
   assert.deepEqual(await firstCells('train-table'), ['one device', 'cluster 1x8']);
   assert.deepEqual(await firstCells('train-table'), setups(false));
+  assert.deepEqual(setups(true), []);
+  assert.deepEqual(await firstCells('paleo2017-train'), []);
+  // The throughput chart over nodes: 1 to 64 nodes.
+  assert.deepEqual(shown.estimate.cluster.node_scaling.map((p) => p.nodes), [1, 2, 4, 8, 16, 32, 64]);
+  // Opened, the estimate asks for the simulation: its workers' rows here, the others unchanged.
+  await afterUpdate(page, () => page.click('#paleo2017 summary'));
+  await page.waitForSelector('#scaling-table thead th');
+  shown = await page.evaluate(() => window.paleoResult);
+  assert.deepEqual(shown.requests.estimate.workers, [1, 2, 4, 8, 16, 32, 64, 128]);
+  cli = cliApi(shown.requests.estimate);
+  assert.deepEqual(await firstCells('train-table'), setups(false));
   assert.deepEqual(await firstCells('paleo2017-train'), setups(true));
   assert.equal(setups(true).length, 7);  // workers 2 to 128
   assert.ok(setups(true).every((s) => /PALEO 2017 over Ethernet$/.test(s)));
-  // The throughput chart over nodes: 1 to 64 nodes.
-  assert.deepEqual(shown.estimate.cluster.node_scaling.map((p) => p.nodes), [1, 2, 4, 8, 16, 32, 64]);
-  await page.click('#paleo2017 summary');
-  await page.waitForSelector('#scaling-table thead th');
   const presets = cliApi({ command: 'presets' });
   const headers = await page.locator('#scaling-table thead th').allTextContents();
   for (const scheme of presets.original_schemes) assert.ok(headers.includes(scheme + ' ms'), headers.join('|'));
@@ -176,6 +185,9 @@ test('a pasted spec goes into the embed snippet compressed; the element prices t
     conv: { parents: ['data'], type: 'Convolution', filter: [3, 3, 3, 16], strides: [1, 1, 1, 1], padding: 'SAME' } } };
   await page.click('#spec-box summary');
   await afterUpdate(page, () => page.fill('#spec', JSON.stringify(spec)));
+  // The snippet carries the whole scenario, the PALEO 2017 workers too, which the page asks the
+  // core for while their section is open.
+  await afterUpdate(page, () => page.click('#paleo2017 summary'));
   const shown = await page.evaluate(() => window.paleoResult);
   assert.equal(shown.estimate.net.name, 'pasted');
   await page.click('#copy-embed');
@@ -199,6 +211,7 @@ test('the embed snippet carries the whole scenario: with adam, FFT, buckets, pip
   const page = await newPage(session.browser, PHONE);
   await page.goto(session.server.url + FULL_SCENARIO);
   await page.waitForSelector('body[data-ready=true]');
+  await afterUpdate(page, () => page.click('#paleo2017 summary'));  // the hybrid workers' simulation too
   const shown = await page.evaluate(() => window.paleoResult);
   const request = shown.requests.estimate;
   assert.equal(request.optimizer, 'adam');

@@ -24,7 +24,7 @@ const first = linked.then(({ state }) => {
   let estimate = null;
   if (!state.config.trim()) {
     try {
-      estimate = core.call(requests(state, { layers: false }).estimate, { key: 'estimate' });
+      estimate = core.call(requests(state, { layers: false, paleo2017: false }).estimate, { key: 'estimate' });
     } catch {
       // a pasted spec that is not JSON: the first update shows the error
     }

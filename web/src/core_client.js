@@ -44,8 +44,12 @@ export class CoreClient {
     return this.full.load();
   }
 
+  // A batch (a sweep) runs on the full module once that is compiled: it is compiled for speed and
+  // remembers the largest batch that fits across a sweep's requests (docs/performance.md), where
+  // the estimate-only one, compiled for size, searches afresh each time. Both give one answer.
   laneFor(requests, lane) {
-    return (requests.some(needsFullModule) ? this.full : this.small).lane(lane);
+    const full = requests.some(needsFullModule) || (requests.length > 1 && this.full.loaded);
+    return (full ? this.full : this.small).lane(lane);
   }
 
   // Queues a job on `lane`; a key drops the jobs with that key on every other lane first.

@@ -35,6 +35,7 @@ const linkProblems = [];
 let state = { ...DEFAULTS };          // the link's, once boot.js has read it (start)
 let specBox = null;                   // the spec box's text (spec_box.js)
 let last = null;                      // {requests, estimate, compare, search}
+let lastState = null;                 // the state of a CNN's `last`: its whole requests (withLayers)
 const exports = {};                   // table name -> {headers, rows} for CSV
 let sort = { column: null, descending: false };
 let updates = 0;
@@ -251,7 +252,7 @@ async function estimateAndRender(s, current) {
   }
   let reqs;
   try {
-    reqs = requests(s, { layers: $('layers-box').open });
+    reqs = requests(s, { layers: $('layers-box').open, paleo2017: paleo2017Open() });
   } catch (e) {
     setMode(mode);
     view.clear();
@@ -277,6 +278,7 @@ async function estimateAndRender(s, current) {
     return true;
   }
   last = { requests: reqs, estimate, compare, search: null };
+  lastState = s;
   window.paleoResult = last;
   showError($('spec-error'), null);
   // Errors of configuration B name their own inputs (the search's: search_panel.js).
@@ -342,6 +344,9 @@ function renderScaling(estimate) {
   exports.scaling = render.scaling(estimate.simulation ?? null,
     { time: $('time-chart'), speedup: $('speedup-chart'), table: $('scaling-table') }, presets.original_schemes);
 }
+
+// Whether the PALEO 2017 simulation is on screen: its results or its inputs open.
+const paleo2017Open = () => $('paleo2017').open || $('paleo2017-inputs').open;
 
 // Whether a section's inputs differ from those it was last rendered with (compared by identity).
 const renderedWith = new Map();
@@ -624,11 +629,18 @@ async function start() {
     $('results').focus();
   });
   $('layers-box').addEventListener('toggle', onLayersToggle);
-  // The PALEO 2017 section draws its scaling once opened (renderScaling).
-  $('paleo2017').addEventListener('toggle', () => {
-    if (last?.estimate && !last.transformer) renderScaling(last.estimate);
+  // The PALEO 2017 section draws its scaling once opened (renderScaling). While it and the
+  // section of its inputs are closed the estimates leave its simulation out (state.js requests):
+  // opening either asks the core for it, which also checks those inputs.
+  const onPaleo2017Toggle = () => {
+    if (last?.estimate && !last.transformer) {
+      if (paleo2017Open() && !last.estimate.simulation && parseWorkers(lastState.workers)) schedule(0);
+      else renderScaling(last.estimate);
+    }
     resizeCharts();
-  });
+  };
+  $('paleo2017').addEventListener('toggle', onPaleo2017Toggle);
+  $('paleo2017-inputs').addEventListener('toggle', onPaleo2017Toggle);
   $('copy-url').addEventListener('click', () => copy(location.href, 'Link'));
   $('export-json').addEventListener('click', async () => {
     if (!last) return;
@@ -683,19 +695,14 @@ async function start() {
   loadEmbedCopy().catch(() => {});
 }
 
-// A CNN result as exported: the estimates whole, with their per-layer tables, and the requests
-// that give them (those on screen may have left the table out while it was closed).
-async function withLayers({ requests: shown, estimate, compare, search: searched }) {
-  const whole = (request) => {
-    if (!request?.sections) return request;
-    const rest = { ...request };
-    delete rest.sections;
-    return rest;
-  };
-  const reqs = { ...shown, estimate: whole(shown.estimate), compare: whole(shown.compare) };
-  const [full, fullCompare] = await Promise.all([reqs.estimate === shown.estimate ? estimate : call(reqs.estimate),
-    !compare || reqs.compare === shown.compare ? compare : call(reqs.compare)]);
-  return { requests: reqs, estimate: full, compare: fullCompare, search: searched };
+// A CNN result as exported: the estimates whole, with their per-layer tables and the PALEO 2017
+// simulation, and the requests that give them (those on screen leave out what a closed section
+// shows). A request the same as the one on screen is answered from the client's cache.
+async function withLayers({ requests: shown, search: searched }) {
+  const whole = requests(lastState);
+  const [full, fullCompare] = await Promise.all([call(whole.estimate), whole.compare ? call(whole.compare) : null]);
+  return { requests: { ...shown, estimate: whole.estimate, compare: whole.compare }, estimate: full, compare: fullCompare,
+    search: searched };
 }
 
 // The first result on screen: the headline of the link's estimate, which boot.js asked for before

@@ -201,8 +201,10 @@ export const SECTIONS_WITHOUT_LAYERS = ['profile', 'device', 'interconnect', 'pp
 // The request documents for one state: `estimate` (layers, totals, and the scaling simulation
 // when the worker list parses), `compare` (configuration B, when comparing) and `search`.
 // `layers`: false asks the estimates without their per-layer tables (SECTIONS_WITHOUT_LAYERS).
+// `paleo2017`: false leaves the PALEO 2017 simulation out (no `workers`), which only its sections
+// show, while they are closed: half the core's time and most of the answer left once the table is out.
 // Throws a SyntaxError when the pasted spec is neither JSON nor a Caffe prototxt.
-export function requests(state, { layers = true } = {}) {
+export function requests(state, { layers = true, paleo2017 = true } = {}) {
   const net = state.spec.trim() ? withInputShape(netFromText(state.spec), state.input_shape) : state.net;
   const base = { net, device: deviceOf(state), interconnect: state.network, profile: state.profile,
     optimizer: state.optimizer };
@@ -229,7 +231,7 @@ export function requests(state, { layers = true } = {}) {
   if (state.price_preset || state.price !== 0) base.price_per_gpu_hour = state.price_preset || state.price;
 
   const estimate = { command: 'estimate', ...base };
-  const workers = parseWorkers(state.workers);
+  const workers = paleo2017 ? parseWorkers(state.workers) : null;
   if (workers) {
     Object.assign(estimate, { parallel: state.parallel, workers, scaling: [state.scaling] });
     if (state.parallel === 'hybrid') estimate.hybrid_workers = state.hybrid_workers;
