@@ -74,8 +74,8 @@ export function cards(container, e, state) {
 // Time to train and its cost, as the core priced them (the response's `train`): one device and the
 // cluster in `nodes.table`; each worker count of the PALEO 2017 simulation at its fastest scheme,
 // over the original's interconnect, in `nodes.original` (the PALEO 2017 section), apart from the
-// cluster's rows (the setup's `kind` says which; the page asks for the simulation only while its
-// section is open). The CSV holds every setup of the answer on screen.
+// cluster's rows (the setup's `kind` says which; the page asks for the simulation only while a
+// section of it is open). The CSV holds every setup of the answer on screen.
 const isOriginal = (setup) => setup.kind === 'paleo2017_workers';
 const TRAIN_HEADERS = ['Setup', 'All-reduce', 'Samples per step', 'Step ms', 'Time to train', 'Device-hours', 'Cost'];
 const trainRows = (setups) => setups.map((p) => [p.setup, p.scheme || '–', integer(p.samples_per_step), ms(p.step_ms),
