@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/api.h"
+#include "resnet50_step.h"
 
 namespace {
 
@@ -11,21 +12,9 @@ using Json = nlohmann::ordered_json;
 
 // ResNet-50 v1.5 at a small per-GPU batch, as MLPerf's large runs train it, on an A100.
 Json request(double kernel_overhead_ms, bool graph) {
-  Json r = {{"command", "estimate"},
-            {"net", "resnet50_v1_5"},
-            {"device", "A100_80GB_SXM"},
-            {"batch_size", 35},
-            {"software_era", "pytorch_cudnn8_2021"},
-            {"precision", "fp16"},
-            {"efficiency", {{"kernel_overhead_ms", kernel_overhead_ms}}}};
+  Json r = resnet50_a100_step_request(35, kernel_overhead_ms);
   if (graph) r["cuda_graph_step"] = true;
   return r;
-}
-
-double step_ms(const Json& r) {
-  const Json out = paleo::handle_request(r);
-  REQUIRE(out["ok"].get<bool>());
-  return out["totals"]["step_ms"].get<double>();
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "core/api.h"
 #include "api_answer.h"
+#include "resnet50_step.h"
 
 namespace {
 
@@ -43,9 +44,7 @@ Json block_spec() {
 Json block_layers(bool fused) {
   Json r = {{"command", "layers"}, {"net", block_spec()}, {"device", "TITAN_X"}, {"ppp_comp", 1.0}, {"ppp_comm", 1.0}};
   if (fused) r["fused_batchnorm_activation"] = true;
-  const Json out = paleo::handle_request(r);
-  REQUIRE(out["ok"].get<bool>());
-  return out;
+  return ok_answer(r);
 }
 
 const Json& layer(const Json& out, const std::string& name) { return layer_row(out, name); }
@@ -55,20 +54,8 @@ double pass_ms(const Json& device, double flops, double bytes) {
          bytes / 1e9 / device["mem_bandwidth_gb_per_s"].get<double>() * 1e3;
 }
 
-double step_ms(const Json& r) {
-  const Json out = paleo::handle_request(r);
-  REQUIRE(out["ok"].get<bool>());
-  return out["totals"]["step_ms"].get<double>();
-}
-
 Json resnet_request(double kernel_overhead_ms, bool fused) {
-  Json r = {{"command", "estimate"},
-            {"net", "resnet50_v1_5"},
-            {"device", "A100_80GB_SXM"},
-            {"batch_size", 64},
-            {"software_era", "pytorch_cudnn8_2021"},
-            {"precision", "fp16"},
-            {"efficiency", {{"kernel_overhead_ms", kernel_overhead_ms}}}};
+  Json r = resnet50_a100_step_request(64, kernel_overhead_ms);
   if (fused) r["fused_batchnorm_activation"] = true;
   return r;
 }

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "core/spec/presets.h"
 
@@ -20,58 +21,63 @@ double number_after(const std::string& text, const std::string& key) {
   return std::stod(text.substr(at + key.size()));
 }
 
+// The suite's cases whose id starts with `prefix`, in the files' order.
+std::vector<const Json*> cases_named(const std::string& prefix) {
+  std::vector<const Json*> out;
+  for (const auto& [file, doc] : paleo::Presets::instance().validation_files())
+    for (const Json& c : (*doc)["cases"])
+      if (c["id"].get<std::string>().rfind(prefix, 0) == 0) out.push_back(&c);
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("MLPerf ResNet-50 cases ask for the batch and speed their log lines give", "[validation]") {
-  int cases = 0;
-  for (const auto& [file, doc] : paleo::Presets::instance().validation_files())
-    for (const Json& c : (*doc)["cases"]) {
-      const std::string id = c["id"].get<std::string>();
-      if (id.rfind("MLPERF", 0) != 0) continue;
-      INFO(id);
-      ++cases;
-      CHECK(c["fit"] == false);
-      const Json& r = c["request"];
-      const Json& cl = r["cluster"];
-      const long gpus = cl["nodes"].get<long>() * cl["devices_per_node"].get<long>();
-      // The id names the GPUs the log's platform counts.
-      CHECK(id.find("-" + std::to_string(gpus) + "GPU") != std::string::npos);
-      const std::string quote = c["source"]["quote"].get<std::string>();
-      // The global batch is the value of the quoted global_batch_size line, whichever the order of
-      // its fields (v0.6 logs print 'global_batch_size: {"metadata": ..., "value": N}' or the value first).
-      const auto key = quote.find("global_batch_size");
-      REQUIRE(key != std::string::npos);
-      const double global = number_after(quote.substr(key), "\"value\": ");
-      CHECK(global == r["batch_size"].get<long>() * gpus);
-      // The quoted reading is the median one: within a thousandth of the compared value. A
-      // speedometer line ("Speed: N samples/sec") or, where the scripts print none, an MLLOG
-      // throughput record ('"key": "throughput", "value": N').
-      double speed = number_after(quote, "Speed: ");
-      if (speed == 0) speed = number_after(quote, "\"key\": \"throughput\", \"value\": ");
-      CHECK(std::fabs(speed / c["measured"].get<double>() - 1) < 1e-3);
-      // Every run_and_time.sh behind them passes both fusion flags; the notes quote them.
-      CHECK(r.value("fused_batchnorm_activation", false));
-      const std::string notes = c["notes"].get<std::string>();
-      CHECK(notes.find("'--fuse-bn-relu       \"1\"'") != std::string::npos);
-      CHECK(notes.find("'--fuse-bn-add-relu   \"1\"'") != std::string::npos);
-    }
-  CHECK(cases == 20);
+  const std::vector<const Json*> cases = cases_named("MLPERF");
+  for (const Json* found : cases) {
+    const Json& c = *found;
+    const std::string id = c["id"].get<std::string>();
+    INFO(id);
+    CHECK(c["fit"] == false);
+    const Json& r = c["request"];
+    const Json& cl = r["cluster"];
+    const long gpus = cl["nodes"].get<long>() * cl["devices_per_node"].get<long>();
+    // The id names the GPUs the log's platform counts.
+    CHECK(id.find("-" + std::to_string(gpus) + "GPU") != std::string::npos);
+    const std::string quote = c["source"]["quote"].get<std::string>();
+    // The global batch is the value of the quoted global_batch_size line, whichever the order of
+    // its fields (v0.6 logs print 'global_batch_size: {"metadata": ..., "value": N}' or the value first).
+    const auto key = quote.find("global_batch_size");
+    REQUIRE(key != std::string::npos);
+    const double global = number_after(quote.substr(key), "\"value\": ");
+    CHECK(global == r["batch_size"].get<long>() * gpus);
+    // The quoted reading is the median one: within a thousandth of the compared value. A
+    // speedometer line ("Speed: N samples/sec") or, where the scripts print none, an MLLOG
+    // throughput record ('"key": "throughput", "value": N').
+    double speed = number_after(quote, "Speed: ");
+    if (speed == 0) speed = number_after(quote, "\"key\": \"throughput\", \"value\": ");
+    CHECK(std::fabs(speed / c["measured"].get<double>() - 1) < 1e-3);
+    // Every run_and_time.sh behind them passes both fusion flags; the notes quote them.
+    CHECK(r.value("fused_batchnorm_activation", false));
+    const std::string notes = c["notes"].get<std::string>();
+    CHECK(notes.find("'--fuse-bn-relu       \"1\"'") != std::string::npos);
+    CHECK(notes.find("'--fuse-bn-add-relu   \"1\"'") != std::string::npos);
+  }
+  CHECK(cases.size() == 20);
 }
 
 TEST_CASE("DLPerf's MXNet ResNet-50 rows fuse batch norms where runner.sh does: fp16, not fp32", "[validation]") {
-  int cases = 0;
-  for (const auto& [file, doc] : paleo::Presets::instance().validation_files())
-    for (const Json& c : (*doc)["cases"]) {
-      const std::string id = c["id"].get<std::string>();
-      if (id.rfind("DLPERF-MXNET", 0) != 0) continue;
-      INFO(id);
-      ++cases;
-      CHECK(c["fit"] == false);
-      const Json& r = c["request"];
-      const bool fp16 = r["precision"] == "fp16";
-      CHECK(fp16 == (id.find("FP16") != std::string::npos));
-      CHECK(r.value("fused_batchnorm_activation", false) == fp16);
-      CHECK(r["batch_size"] == (fp16 ? 256 : 128));
-    }
-  CHECK(cases == 6);
+  const std::vector<const Json*> cases = cases_named("DLPERF-MXNET");
+  for (const Json* found : cases) {
+    const Json& c = *found;
+    const std::string id = c["id"].get<std::string>();
+    INFO(id);
+    CHECK(c["fit"] == false);
+    const Json& r = c["request"];
+    const bool fp16 = r["precision"] == "fp16";
+    CHECK(fp16 == (id.find("FP16") != std::string::npos));
+    CHECK(r.value("fused_batchnorm_activation", false) == fp16);
+    CHECK(r["batch_size"] == (fp16 ? 256 : 128));
+  }
+  CHECK(cases.size() == 6);
 }
