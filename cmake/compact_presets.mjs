@@ -13,7 +13,7 @@ import { isDeepStrictEqual } from 'node:util';
 // none of them (nor does any other part of the core).
 const ERA_RECORD_MEMBERS = new Set(['note', 'notes', 'sources', 'fit', 'fitted_on', 'residuals', 'cv_residuals',
   'loso_residuals', 'loso_fallback', 'median_abs_cv_residual', 'max_abs_cv_residual', 'median_abs_loso_residual',
-  'max_abs_loso_residual', 'collective_library_source', 'zero3_gather_source']);
+  'max_abs_loso_residual', 'collective_library_source', 'zero3_gather_source', 'zero3_generations_source']);
 
 // The preset nets' sources and notes: where each layer table comes from, in words; the core reads
 // a net's name, label and layers.

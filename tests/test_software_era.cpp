@@ -95,6 +95,41 @@ TEST_CASE("A device's generation picks its software era", "[transformer][era]") 
   CHECK(r["software_era"]["key"] == "megatron_lm_2021");
 }
 
+TEST_CASE("A ZeRO-3 request that names no stack runs on its generation's FSDP stack", "[transformer][era]") {
+  const paleo::Presets& p = paleo::Presets::instance();
+  // Megatron's distributed optimizer shards no parameters: a ZeRO-3 request runs on PyTorch's FSDP.
+  CHECK(paleo::default_software_era(p.device("H100_SXM"), "transformer", true).key == "pytorch_fsdp_hopper_2024");
+  CHECK(paleo::default_software_era(p.device("B200"), "transformer", true).key == "pytorch_fsdp_hopper_2024");
+  CHECK(paleo::default_software_era(p.device("A100_80GB_SXM"), "transformer", true).key == "pytorch_fsdp_a100_2023");
+  // No FSDP era on Volta: its default stays; CNNs and serving have no ZeRO stage.
+  CHECK(paleo::default_software_era(p.device("V100_SXM2_32GB"), "transformer", true).key == "megatron_lm_2019");
+  CHECK(paleo::default_software_era(p.device("H100_SXM"), "cnn", true).key == "pytorch_cudnn9_2025");
+  CHECK(paleo::default_software_era(p.device("H100_SXM"), "inference", true).chosen_by == "generation");
+  // Through the API, the response says why: a ZeRO-3 request, another stage, a named era.
+  const paleo::Json zero3 = estimate({{"device", "H100_SXM"}, {"zero", 3}});
+  REQUIRE(zero3["ok"].get<bool>());
+  CHECK(zero3["software_era"]["key"] == "pytorch_fsdp_hopper_2024");
+  CHECK(zero3["software_era"]["chosen_by"] == "zero3");
+  bool said = false;
+  for (const paleo::Json& w : zero3["warnings"])
+    said = said || w.get<std::string>().find("ZeRO 3 with no software_era: priced on") == 0;
+  CHECK(said);
+  const paleo::Json zero1 = estimate({{"device", "H100_SXM"}, {"zero", 1}});
+  CHECK(zero1["software_era"]["key"] == "megatron_core_hopper_2024");
+  CHECK(zero1["software_era"]["chosen_by"] == "generation");
+  const paleo::Json named =
+      estimate({{"device", "H100_SXM"}, {"zero", 3}, {"software_era", "megatron_core_hopper_2024"}});
+  CHECK(named["software_era"]["key"] == "megatron_core_hopper_2024");
+  CHECK_FALSE(named["software_era"].contains("chosen_by"));
+  // The presets list says which eras are the ZeRO-3 defaults of which generations.
+  const paleo::Json presets = paleo::handle_request({{"command", "presets"}});
+  for (const paleo::Json& era : presets["software_eras"]) {
+    INFO(era["key"]);
+    const bool fsdp = era["key"] == "pytorch_fsdp_hopper_2024" || era["key"] == "pytorch_fsdp_a100_2023";
+    CHECK(era["zero3_generations"].empty() == !fsdp);
+  }
+}
+
 TEST_CASE("presets lists the software eras a request may name, and each runs as named", "[era]") {
   const paleo::Json r = paleo::handle_request({{"command", "presets"}});
   REQUIRE(r["ok"].get<bool>());

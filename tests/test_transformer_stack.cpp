@@ -192,16 +192,17 @@ TEST_CASE("DeepSpeed reduce-scatters every parameter of a layer, the biases and 
 TEST_CASE("A request that names no stack gathers as FSDP does, not as the 2021 era's DeepSpeed",
           "[transformer][zero3]") {
   // The tiny model on two A100s over a 1 MB/s link, as above: a pass over every weight in bf16
-  // takes 3,454.464 ms. Without software_era the A100 takes megatron_lm_2021 for its kernels, but
-  // not that era's ZeRO-3 (DeepSpeed of 2021, which Megatron-LM integrated and does not have):
-  // FSDP's per-layer schedule, each of the 4 layers' gathers a quarter pass, behind compute of
-  // microseconds. Forward: the first gather, then each layer's next one, 5/4 pass. Backward (the
-  // weights resharded after the forward): the first gather, each layer's gather and gradient
-  // reduce-scatter, the last reduce-scatter, 10/4 pass. In all 15/4 pass; latencies are noise.
+  // takes 3,454.464 ms. Without software_era a ZeRO-3 request on the A100 runs on PyTorch's FSDP
+  // (pytorch_fsdp_a100_2023), not on megatron_lm_2021's DeepSpeed of 2021 (which Megatron-LM
+  // integrated and does not have): FSDP's per-layer schedule, each of the 4 layers' gathers a quarter pass, behind
+  // compute of microseconds. Forward: the first gather, then each layer's next one, 5/4 pass. Backward (the weights
+  // resharded after the forward): the first gather, each layer's gather and gradient reduce-scatter, the last
+  // reduce-scatter, 10/4 pass. In all 15/4 pass; latencies are noise.
   Json request = zero3_request("A100_80GB_SXM", 2, {{"latency_us", 1}, {"bandwidth_gb_per_s", 0.001}});
   const double pass_ms = 3454.464;
   const Json silent = answer(request);
-  CHECK(silent["software_era"]["key"] == "megatron_lm_2021");
+  CHECK(silent["software_era"]["key"] == "pytorch_fsdp_a100_2023");
+  CHECK(silent["software_era"]["chosen_by"] == "zero3");
   CHECK(silent["parallel"]["zero3_gather"] == "layer_prefetched");
   CHECK(silent["breakdown"]["zero3_exposed_ms"].get<double>() == Approx(15.0 / 4 * pass_ms).epsilon(0.001));
   // Naming the era names its stack: blocking, a gather before the forward and the backward and the
@@ -210,6 +211,40 @@ TEST_CASE("A request that names no stack gathers as FSDP does, not as the 2021 e
   const Json named = answer(request);
   CHECK(named["parallel"]["zero3_gather"] == "tensor_blocking");
   CHECK(named["breakdown"]["zero3_exposed_ms"].get<double>() == Approx(3 * pass_ms).epsilon(0.001));
+}
+
+TEST_CASE("A plan prices a ZeRO-3 layout on the stack its estimate takes", "[transformer][planner][zero3]") {
+  // Llama 3 8B on two DGX H100: the plan names no era, so its layouts run on Megatron-Core
+  // (Hopper's default), and its ZeRO-3 layouts on PyTorch's FSDP, as an estimate of each would.
+  const Json plan = answer({{"command", "plan"},
+                            {"net", "llama3_8b"},
+                            {"device", "H100_SXM"},
+                            {"cluster", "dgx_h100_ndr"},
+                            {"nodes", 2},
+                            {"devices_per_node", 8},
+                            {"global_batch", 64},
+                            {"seq_len", 8192},
+                            {"top", 1000}});
+  CHECK(plan["software_era"]["key"] == "megatron_core_hopper_2024");
+  CHECK(plan["zero3_software_era"]["key"] == "pytorch_fsdp_hopper_2024");
+  int checked[4] = {0, 0, 0, 0};
+  for (const Json& c : plan["candidates"]) {
+    const int zero = c["zero"].get<int>();
+    if (checked[zero] >= 2 || c["pp"].get<int>() > 1) continue;
+    ++checked[zero];
+    Json layout = {{"command", "estimate"},     {"net", "llama3_8b"}, {"device", "H100_SXM"},
+                   {"cluster", "dgx_h100_ndr"}, {"nodes", 2},         {"devices_per_node", 8},
+                   {"global_batch", 64},        {"seq_len", 8192}};
+    for (const char* field :
+         {"tp", "pp", "dp", "cp", "micro_batch", "virtual_stages", "sequence_parallel", "recompute", "zero"})
+      layout[field] = c[field];
+    const Json e = answer(layout);
+    INFO(layout.dump());
+    CHECK(e["software_era"]["key"] == (zero == 3 ? "pytorch_fsdp_hopper_2024" : "megatron_core_hopper_2024"));
+    CHECK(e["step_ms"].get<double>() == Approx(c["step_ms"].get<double>()).epsilon(1e-12));
+  }
+  CHECK(checked[1] == 2);
+  CHECK(checked[3] == 2);
 }
 
 TEST_CASE("A silent request takes its stack's defaults and says which", "[transformer][defaults]") {

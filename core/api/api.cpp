@@ -210,14 +210,19 @@ Json presets_response() {
                             {"published_params", doc.value("published_params", Json())}});
   }
   // The eras a request may name (software_era): what each is, which nets and generations it is
-  // for, and the generations it was refitted on (where it runs with that fit's parameters).
+  // for (the default of their requests; of their ZeRO-3 requests), and the generations it was
+  // refitted on (where it runs with that fit's parameters).
   Json eras = Json::array();
   for (const Json& era : p.software_eras()) {
     Json refitted_on = Json::array();
     for (const EraFit& f : era_fits(era))
       if (!f.generation.empty()) refitted_on.push_back(f.generation);
-    eras.push_back({{"key", era.at("key")}, {"name", era.at("name")}, {"applies_to", era.at("applies_to")},
-                    {"generations", era.at("generations")}, {"refitted_on", refitted_on}});
+    eras.push_back({{"key", era.at("key")},
+                    {"name", era.at("name")},
+                    {"applies_to", era.at("applies_to")},
+                    {"generations", era.at("generations")},
+                    {"zero3_generations", era.value("zero3_generations", Json::array())},
+                    {"refitted_on", refitted_on}});
   }
   return {{"ok", true}, {"command", "presets"}, {"nets", nets}, {"transformers", transformers}, {"devices", p.devices()},
           {"interconnects", p.interconnects()}, {"software", p.software_list()}, {"software_eras", eras},

@@ -362,7 +362,8 @@ std::vector<FieldSpec> make_field_specs() {
                          kKernelCommands, N::kAny),
                    dtype_names));
   f.push_back(with_presets(field("software_era", "string", "", none,
-                                 "software era pricing each kernel (default: the era of the device's generation)",
+                                 "software era pricing each kernel (default: the era of the device's generation; a "
+                                 "transformer's ZeRO-3 training there: its FSDP era)",
                                  kKernelCommands, N::kAny),
                            era_presets));
   f.push_back(field("efficiency", "object", "", none, "overrides single parameters of the era's kernel efficiency",

@@ -110,7 +110,9 @@ Json train_json(const TrainingEstimate& e, const TransformerRequest& t) {
 }
 
 Json era_json(const SoftwareEra& era) {
-  return {{"key", era.key}, {"name", era.name}, {"efficiency", efficiency_json(era.efficiency)}};
+  Json j = {{"key", era.key}, {"name", era.name}, {"efficiency", efficiency_json(era.efficiency)}};
+  if (!era.chosen_by.empty()) j["chosen_by"] = era.chosen_by;
+  return j;
 }
 
 Json cluster_json(const Cluster& c) {
@@ -173,6 +175,12 @@ std::string assumed_warning(const Json& assumed, const SoftwareEra& era) {
   return "assumed the defaults of " + era.name + " where the request is silent: " + assumed_list(assumed);
 }
 
+// Why a ZeRO-3 request that names no era runs on another stack than its generation's default.
+std::string zero3_stack_warning(const SoftwareEra& era, const std::string& what) {
+  return what + " priced on " + era.name + " (" + era.key +
+         "): Megatron, the generation's default stack, shards no parameters; name software_era for another stack";
+}
+
 Json estimate_json(const Request& r) {
   const TransformerRequest& t = r.transformer;
   const ResolvedTraining resolved = resolve_training(r);
@@ -196,6 +204,7 @@ Json estimate_json(const Request& r) {
   out["assumed"] = resolved.assumed;
   out["warnings"] = with_request_warnings(r, e.warnings);
   if (!resolved.assumed.empty()) out["warnings"].push_back(assumed_warning(resolved.assumed, t.era));
+  if (t.era.chosen_by == "zero3") out["warnings"].push_back(zero3_stack_warning(t.era, "ZeRO 3 with no software_era:"));
   if (!e.memory.fits() && t.layout_silent) {
     const std::string hint = smallest_fitting_tp_hint(r);
     if (!hint.empty()) out["warnings"].push_back(hint);
@@ -208,7 +217,8 @@ Json estimate_json(const Request& r) {
 Json plan_json(const Request& r) {
   const TransformerRequest& t = r.transformer;
   const Cluster cluster = request_cluster(r);
-  const LayoutPlan plan = plan_layouts(t.net.config, t.training, r.scenario.device, cluster, t.top);
+  const LayoutPlan plan = plan_layouts(t.net.config, t.training, r.scenario.device, cluster, t.top,
+                                       t.zero3_training ? &*t.zero3_training : nullptr);
   Json candidates = Json::array();
   std::int64_t rank = 0;
   for (const PlanCandidate& c : plan.ranked) {
@@ -220,13 +230,27 @@ Json plan_json(const Request& r) {
                           {"mfu", c.mfu}, {"memory_per_device_bytes", c.memory_bytes}, {"fits", true},
                           {"breakdown", breakdown_json(c.breakdown)}});
   }
-  return {{"ok", true}, {"command", "plan"}, {"kind", "transformer"}, {"model", model_json(t)},
-          {"device", device_json(r.scenario.device)}, {"cluster", cluster_json(cluster)},
-          {"devices", cluster.devices()}, {"global_batch", t.training.global_batch}, {"seq_len", t.training.seq_len},
-          {"precision", precision_json(t.training.precision)}, {"software_era", era_json(t.era)},
-          {"evaluated", plan.evaluated},
-          {"feasible", plan.feasible}, {"candidates", candidates}, {"why", plan.why},
-          {"warnings", with_request_warnings(r, {})}};
+  Json out = {{"ok", true},
+              {"command", "plan"},
+              {"kind", "transformer"},
+              {"model", model_json(t)},
+              {"device", device_json(r.scenario.device)},
+              {"cluster", cluster_json(cluster)},
+              {"devices", cluster.devices()},
+              {"global_batch", t.training.global_batch},
+              {"seq_len", t.training.seq_len},
+              {"precision", precision_json(t.training.precision)},
+              {"software_era", era_json(t.era)},
+              {"evaluated", plan.evaluated},
+              {"feasible", plan.feasible},
+              {"candidates", candidates},
+              {"why", plan.why},
+              {"warnings", with_request_warnings(r, {})}};
+  if (t.zero3_era) {
+    out["zero3_software_era"] = era_json(*t.zero3_era);
+    out["warnings"].push_back(zero3_stack_warning(*t.zero3_era, "ZeRO-3 layouts (no software_era):"));
+  }
+  return out;
 }
 
 Json inference_json(const Request& r) {

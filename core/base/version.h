@@ -2,6 +2,6 @@
 
 namespace paleo {
 
-inline constexpr const char* kVersion = "0.3.18";
+inline constexpr const char* kVersion = "0.3.19";
 
 }  // namespace paleo

@@ -1,5 +1,8 @@
 #include "core/efficiency/software_era.h"
 
+#include <cstdint>
+#include <optional>
+
 #include "core/base/error.h"
 #include "core/spec/presets.h"
 
@@ -97,6 +100,7 @@ Json software_era_json(const SoftwareEra& era) {
   if (!era.conv_algorithms.empty()) j["conv_algorithms"] = era.conv_algorithms;
   if (!era.collective_library.empty()) j["collective_library"] = era.collective_library;
   if (!era.zero3_gather.empty()) j["zero3_gather"] = era.zero3_gather;
+  if (!era.chosen_by.empty()) j["chosen_by"] = era.chosen_by;
   return j;
 }
 
@@ -110,10 +114,14 @@ SoftwareEra software_era(const std::string& key, const std::string& field, const
   throw Error("unknown software era '" + key + "' for " + workload + " nets (known: " + known + ")", "", field);
 }
 
+bool requests_zero3(const Json& request) {
+  return request.contains("zero") && request["zero"].is_number_integer() && request["zero"].get<std::int64_t>() == 3;
+}
+
 SoftwareEra software_era_of_request(const Json& request, const Device& device, const std::string& workload) {
-  SoftwareEra era = request.contains("software_era")
-                        ? software_era(read_string(request, "software_era", ""), "software_era", workload, device.generation)
-                        : default_software_era(device, workload);
+  SoftwareEra era = request.contains("software_era") ? software_era(read_string(request, "software_era", ""),
+                                                                    "software_era", workload, device.generation)
+                                                     : default_software_era(device, workload, requests_zero3(request));
   if (request.contains("efficiency")) {
     era.efficiency = efficiency_from_json(request["efficiency"], era.efficiency, "efficiency");
     era.name += ", with the request's efficiency";
@@ -121,15 +129,27 @@ SoftwareEra software_era_of_request(const Json& request, const Device& device, c
   return era;
 }
 
-SoftwareEra default_software_era(const Device& device, const std::string& workload) {
-  for (const Json& doc : Presets::instance().software_eras())
-    if (applies_strictly_to(doc, workload))
-      for (const Json& g : doc.value("generations", Json::array()))
-        if (g.is_string() && g.get<std::string>() == device.generation)
-          return era_from_json(doc, "software_era", device.generation);
+SoftwareEra default_software_era(const Device& device, const std::string& workload, bool zero3) {
+  // The first era listing the device's generation in `list`, as the default for `reason`.
+  const auto listing = [&](const char* list, const char* reason) -> std::optional<SoftwareEra> {
+    for (const Json& doc : Presets::instance().software_eras())
+      if (applies_strictly_to(doc, workload))
+        for (const Json& g : doc.value(list, Json::array()))
+          if (g.is_string() && g.get<std::string>() == device.generation) {
+            SoftwareEra era = era_from_json(doc, "software_era", device.generation);
+            era.chosen_by = reason;
+            return era;
+          }
+    return std::nullopt;
+  };
+  if (zero3 && workload == "transformer")
+    if (std::optional<SoftwareEra> era = listing("zero3_generations", "zero3")) return *era;
+  if (std::optional<SoftwareEra> era = listing("generations", "generation")) return *era;
   // A generation without a serving era of its own is served with its training stack's kernels.
   if (workload == "inference") return default_software_era(device, "transformer");
-  return SoftwareEra{};
+  SoftwareEra untuned;
+  untuned.chosen_by = "generation";
+  return untuned;
 }
 
 }  // namespace paleo

@@ -30,6 +30,9 @@ struct SoftwareEra {
   // How the stack's ZeRO-3 gathers weights ("tensor_blocking": DeepSpeed's of 2021; empty: per
   // layer, prefetched), core/transformer/zero3_exposure.h.
   std::string zero3_gather;
+  // Why a request that named no era runs this one: "generation" (the default of its device's
+  // generation) or "zero3" (the default of a ZeRO-3 request there); empty when it was named.
+  std::string chosen_by;
 };
 
 // The fits recorded for an era of presets/software_eras.json: its own (generation "") and its
@@ -50,10 +53,18 @@ std::vector<EraFit> era_fits(const Json& era);
 SoftwareEra software_era(const std::string& key, const std::string& field,
                          const std::string& workload = "transformer", const std::string& generation = "");
 // The era of `workload` listing the device's generation; the untuned defaults when none does.
-SoftwareEra default_software_era(const Device& device, const std::string& workload = "transformer");
+// A ZeRO-3 training request (`zero3`) first takes the era listing the generation in its
+// "zero3_generations": the generation's default stack (Megatron-LM, Megatron-Core) shards no
+// parameters, so a request that shards them runs on another stack, PyTorch's FSDP
+// (docs/transformer.md, "The stack of a request that names none").
+SoftwareEra default_software_era(const Device& device, const std::string& workload = "transformer", bool zero3 = false);
 
-// The era a request asks for: its "software_era" (else the default of the device and workload),
-// with its "efficiency" object laid over. Throws paleo::Error naming the field.
+// Whether a request asks for ZeRO stage 3 ("zero": 3).
+bool requests_zero3(const Json& request);
+
+// The era a request asks for: its "software_era" (else the default of the device, workload and,
+// for a transformer's training, ZeRO stage), with its "efficiency" object laid over. Throws
+// paleo::Error naming the field.
 SoftwareEra software_era_of_request(const Json& request, const Device& device, const std::string& workload);
 
 // `base` with the fields of `obj` ({"matmul_ceiling", "tile", "short_k", "vector_ceiling",

@@ -126,10 +126,21 @@ void for_each_layout(const TransformerConfig& c, const TrainingOptions& base, st
   }
 }
 
+// Layout `o` on the stack of `stack`: what that stack decides and a layout does not.
+TrainingOptions on_stack(TrainingOptions o, const TrainingOptions& stack) {
+  o.efficiency = stack.efficiency;
+  o.collective_library = stack.collective_library;
+  o.zero3_gather = stack.zero3_gather;
+  o.reshard_after_forward = stack.reshard_after_forward;
+  o.fp8_weight_copy = stack.fp8_weight_copy;
+  o.fused_cross_entropy = stack.fused_cross_entropy;
+  return o;
+}
+
 }  // namespace
 
 LayoutPlan plan_layouts(const TransformerConfig& c, const TrainingOptions& base, const Device& device,
-                        const Cluster& cluster, std::int64_t top) {
+                        const Cluster& cluster, std::int64_t top, const TrainingOptions* zero3_base) {
   const std::int64_t devices = cluster.devices();
   const std::int64_t per_node = cluster.devices_per_node;
   // Counted before any is priced: a device count with many divisors makes millions of layouts.
@@ -142,7 +153,8 @@ LayoutPlan plan_layouts(const TransformerConfig& c, const TrainingOptions& base,
   LayoutPlan plan;
   std::vector<PlanCandidate> all;
   std::int64_t rejected_memory = 0;
-  for_each_layout(c, base, devices, per_node, [&](const TrainingOptions& o) {
+  for_each_layout(c, base, devices, per_node, [&](const TrainingOptions& visited) {
+    const TrainingOptions o = visited.zero == 3 && zero3_base ? on_stack(visited, *zero3_base) : visited;
     ++plan.evaluated;
     const TransformerMemory mem = estimate_training_memory(c, o, device.memory_bytes);
     if (!mem.fits()) {

@@ -28,8 +28,10 @@ struct LayoutPlan {
 };
 
 // `base` carries what is fixed: precision, sequence, global batch, attention kernel, optimizer,
-// overlap. Everything else is searched.
+// overlap. Everything else is searched. `zero3_base`, when given, is the stack a ZeRO-3 layout
+// runs on instead (its kernels, collective library, gathers and memory choices): the stack a
+// ZeRO-3 estimate of the same request would take (core/efficiency/software_era.h).
 LayoutPlan plan_layouts(const TransformerConfig& c, const TrainingOptions& base, const Device& device,
-                        const Cluster& cluster, std::int64_t top);
+                        const Cluster& cluster, std::int64_t top, const TrainingOptions* zero3_base = nullptr);
 
 }  // namespace paleo

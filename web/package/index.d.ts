@@ -186,7 +186,7 @@ export interface RequestFields {
   batch_size?: number;
   /** number formats: fp32, tf32, fp16, bf16, fp8 or an object of formats (default fp32 for a CNN, bf16 for a transformer); commands: estimate, layers, simulate, search, plan, inference, calibrate. */
   precision?: 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | 'fp8_e4m3' | 'fp8_e5m2' | PrecisionFormats;
-  /** software era pricing each kernel (default: the era of the device's generation); commands: estimate, layers, simulate, search, plan, inference, calibrate. */
+  /** software era pricing each kernel (default: the era of the device's generation; a transformer's ZeRO-3 training there: its FSDP era); commands: estimate, layers, simulate, search, plan, inference, calibrate. */
   software_era?: string;
   /** overrides single parameters of the era's kernel efficiency; commands: estimate, layers, simulate, search, plan, inference, calibrate. */
   efficiency?: Efficiency;
@@ -599,7 +599,7 @@ export interface PresetsResponse {
   devices: (DeviceSpec & { key: string })[];
   interconnects: (InterconnectSpec & { key: string })[];
   software: { key: string; name: string; ppp_comp: number; ppp_comm: number }[];
-  software_eras: { key: string; name: string; applies_to: ('cnn' | 'transformer')[]; generations: string[]; refitted_on: string[] }[];
+  software_eras: { key: string; name: string; applies_to: ('cnn' | 'transformer')[]; generations: string[]; zero3_generations: string[]; refitted_on: string[] }[];
   scenarios: { key: string; title: string; request: Request }[];
   conv_algorithms: ConvAlgorithm[];
   original_schemes: string[];
