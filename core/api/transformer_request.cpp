@@ -3,6 +3,7 @@
 #include "core/api/command_registry.h"
 #include "core/api/price_field.h"
 #include "core/api/serving_request.h"
+#include "core/api/zero3_plan_stack.h"
 #include "core/base/checked_math.h"
 #include "core/base/error.h"
 #include "core/spec/presets.h"
@@ -110,11 +111,9 @@ TransformerRequest parse_transformer_request(const Json& given, const Device& de
   // Serving takes a serving stack's era where the device's generation has one (docs/serving.md).
   const bool serving = given.contains("command") && given["command"].is_string() && given["command"] == "inference";
   // A plan weighs every ZeRO stage: it runs on the generation's default stack, and its ZeRO-3
-  // layouts on the ZeRO-3 default (t.zero3_training, below), as their estimates would.
+  // layouts on the ZeRO-3 default (t.zero3_plan, below), as their estimates would.
   const bool planning = given.contains("command") && given["command"].is_string() && given["command"] == "plan";
-  Json era_request = given;
-  if (planning) era_request.erase("zero");
-  t.era = software_era_of_request(era_request, device, serving ? "inference" : "transformer");
+  t.era = software_era_of_request(given, device, serving ? "inference" : "transformer", !planning);
   const Json request = with_stack_defaults(given, t);
   t.net = transformer_net(request["net"], "net");
   TrainingOptions& o = t.training;
@@ -209,19 +208,7 @@ TransformerRequest parse_transformer_request(const Json& given, const Device& de
   if (request.contains("top")) t.top = read_count_field(request, "top", 1, 1000);
   read_serving_request(request, t.serving);
   t.serving_assumed = serving_assumed(request, t.serving, o.precision.activations, t.net.config.moe_layer_count() > 0);
-  if (planning && !given.contains("software_era")) {
-    const SoftwareEra zero3 = default_software_era(device, "transformer", true);
-    if (zero3.chosen_by == "zero3") {
-      // The request as a ZeRO-3 estimate of that stack would read it (its defaults applied).
-      Json as_zero3 = given;
-      as_zero3["software_era"] = zero3.key;
-      as_zero3["zero"] = 3;
-      const TransformerRequest z = parse_transformer_request(as_zero3, device, devices);
-      t.zero3_era = z.era;
-      t.zero3_era->chosen_by = zero3.chosen_by;
-      t.zero3_training = z.training;
-    }
-  }
+  if (planning && !given.contains("software_era")) t.zero3_plan = zero3_plan_stack(given, device, devices);
   return t;
 }
 

@@ -2,7 +2,7 @@
 // api/: reading requests and writing responses (docs/api.md). This file: the fields of a
 // transformer request (training layout, precision, inference and planner options).
 #include <cstdint>
-#include <optional>
+#include <memory>
 #include <string>
 
 #include "core/efficiency/software_era.h"
@@ -14,6 +14,8 @@
 #include "core/transformer/transformer_net.h"
 
 namespace paleo {
+
+struct Zero3PlanStack;
 
 struct TransformerRequest {
   TransformerNet net;
@@ -46,10 +48,9 @@ struct TransformerRequest {
   Json serving_assumed = Json::object();  // the engine settings left to their defaults (serving_assumed)
   // Planner.
   std::int64_t top = 10;
-  // A plan that names no era on a generation whose ZeRO-3 requests take another stack
-  // (software_era.h): that stack, and the options its ZeRO-3 layouts start from.
-  std::optional<SoftwareEra> zero3_era;
-  std::optional<TrainingOptions> zero3_training;
+  // A plan that names no era on a generation whose ZeRO-3 requests take another stack: the
+  // stack its ZeRO-3 layouts run on (core/api/zero3_plan_stack.h); null otherwise.
+  std::shared_ptr<const Zero3PlanStack> zero3_plan;
 };
 
 // The request fields only a transformer net takes (a CNN request naming one is an error).

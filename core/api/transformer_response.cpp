@@ -7,6 +7,7 @@
 #include "core/planner/stack_choices.h"
 #include "core/transformer/inference_step.h"
 #include "core/api/serving_request.h"
+#include "core/api/zero3_plan_stack.h"
 #include "core/transformer/training_step.h"
 #include "core/validation/expected_error.h"
 
@@ -218,7 +219,7 @@ Json plan_json(const Request& r) {
   const TransformerRequest& t = r.transformer;
   const Cluster cluster = request_cluster(r);
   const LayoutPlan plan = plan_layouts(t.net.config, t.training, r.scenario.device, cluster, t.top,
-                                       t.zero3_training ? &*t.zero3_training : nullptr);
+                                       t.zero3_plan ? &t.zero3_plan->training : nullptr);
   Json candidates = Json::array();
   std::int64_t rank = 0;
   for (const PlanCandidate& c : plan.ranked) {
@@ -246,9 +247,9 @@ Json plan_json(const Request& r) {
               {"candidates", candidates},
               {"why", plan.why},
               {"warnings", with_request_warnings(r, {})}};
-  if (t.zero3_era) {
-    out["zero3_software_era"] = era_json(*t.zero3_era);
-    out["warnings"].push_back(zero3_stack_warning(*t.zero3_era, "ZeRO-3 layouts (no software_era):"));
+  if (t.zero3_plan) {
+    out["zero3_software_era"] = era_json(t.zero3_plan->era);
+    out["warnings"].push_back(zero3_stack_warning(t.zero3_plan->era, "ZeRO-3 layouts (no software_era):"));
   }
   return out;
 }

@@ -118,10 +118,12 @@ bool requests_zero3(const Json& request) {
   return request.contains("zero") && request["zero"].is_number_integer() && request["zero"].get<std::int64_t>() == 3;
 }
 
-SoftwareEra software_era_of_request(const Json& request, const Device& device, const std::string& workload) {
-  SoftwareEra era = request.contains("software_era") ? software_era(read_string(request, "software_era", ""),
-                                                                    "software_era", workload, device.generation)
-                                                     : default_software_era(device, workload, requests_zero3(request));
+SoftwareEra software_era_of_request(const Json& request, const Device& device, const std::string& workload,
+                                    bool by_zero_stage) {
+  SoftwareEra era =
+      request.contains("software_era")
+          ? software_era(read_string(request, "software_era", ""), "software_era", workload, device.generation)
+          : default_software_era(device, workload, by_zero_stage && requests_zero3(request));
   if (request.contains("efficiency")) {
     era.efficiency = efficiency_from_json(request["efficiency"], era.efficiency, "efficiency");
     era.name += ", with the request's efficiency";

@@ -63,9 +63,10 @@ SoftwareEra default_software_era(const Device& device, const std::string& worklo
 bool requests_zero3(const Json& request);
 
 // The era a request asks for: its "software_era" (else the default of the device, workload and,
-// for a transformer's training, ZeRO stage), with its "efficiency" object laid over. Throws
-// paleo::Error naming the field.
-SoftwareEra software_era_of_request(const Json& request, const Device& device, const std::string& workload);
+// for a transformer's training, ZeRO stage unless `by_zero_stage` is false: a plan weighs every
+// stage), with its "efficiency" object laid over. Throws paleo::Error naming the field.
+SoftwareEra software_era_of_request(const Json& request, const Device& device, const std::string& workload,
+                                    bool by_zero_stage = true);
 
 // `base` with the fields of `obj` ({"matmul_ceiling", "tile", "short_k", "vector_ceiling",
 // "memory_fraction", "kernel_overhead_ms"}) replaced. Throws paleo::Error naming field.name.

@@ -8,8 +8,8 @@ import { deflateSync } from 'fflate';
 import { join } from 'node:path';
 import { root } from './helpers.mjs';
 
-const bundled = await build({ entryPoints: [join(root, 'web', 'src', 'state.js')], bundle: true, write: false,
-  format: 'esm', platform: 'neutral', logLevel: 'silent' });
+const bundled = await build({ stdin: { contents: "export * from './state.js'; export * from './link_compress.js';",
+  resolveDir: join(root, 'web', 'src') }, bundle: true, write: false, format: 'esm', platform: 'neutral', logLevel: 'silent' });
 const state = await import('data:text/javascript;base64,' + Buffer.from(bundled.outputFiles[0].text).toString('base64'));
 const linkModule = await build({ entryPoints: [join(root, 'web', 'src', 'link_inflate.js')], bundle: true, write: false,
   format: 'esm', platform: 'neutral', logLevel: 'silent' });

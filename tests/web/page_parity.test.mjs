@@ -13,10 +13,10 @@ const require = createRequire(import.meta.url);
 const paleo = await require(singleFileModule)();
 const wasm = (request) => JSON.parse(paleo.handle(JSON.stringify(request)));
 
-// The page's own state module (web/src/state.js), bundled for node, so that the requests compared
+// The page's own state module (web/src/state.js, with the link writer link_compress.js), bundled for node, so that the requests compared
 // are the ones the page sends.
-const bundled = await build({ entryPoints: [join(root, 'web', 'src', 'state.js')], bundle: true, write: false,
-  format: 'esm', platform: 'neutral', logLevel: 'silent' });
+const bundled = await build({ stdin: { contents: "export * from './state.js'; export * from './link_compress.js';",
+  resolveDir: join(root, 'web', 'src') }, bundle: true, write: false, format: 'esm', platform: 'neutral', logLevel: 'silent' });
 const state = await import('data:text/javascript;base64,' + Buffer.from(bundled.outputFiles[0].text).toString('base64'));
 
 // Every net and cluster preset pair the browser tests use, and the page's default.

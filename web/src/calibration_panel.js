@@ -9,6 +9,7 @@ import { showError } from './errors.js';
 import { FULL_MODULE, noFullModule } from './full_module_note.js';
 import { absPercent, sig, signedPercent } from './format.js';
 import { calibrateRequest, readCalibrationText, sharedRequest } from './calibration_request.js';
+import { showAppliedProfile } from './calibration_applied.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -39,14 +40,13 @@ export class CalibrationPanel {
       e.target.value = '';
     });
     this.showApplied();
+    // Its controls wait for this code (web/index.html: disabled until it has loaded).
+    for (const id of ['cal-run', 'cal-remove', 'cal-file']) $(id).disabled = false;
   }
 
   // The applied profile, in words, with its remove button (after the state changed).
   showApplied() {
-    const text = this.applied();
-    $('cal-applied').hidden = !text;
-    $('cal-remove').hidden = !text;
-    $('cal-applied').textContent = text ? `Applied to every estimate on this page: ${text}` : '';
+    showAppliedProfile(this.applied());
   }
 
   async run() {

@@ -6,7 +6,8 @@ import { servingAttributesOf } from './embed_serving.js';
 import { transformerAttributesOf } from './embed_transformer.js';
 import { importedForm } from './net_text.js';
 import { inferenceRequest } from './serving_request.js';
-import { compress, requests } from './state.js';
+import { requests } from './state.js';
+import { compress } from './link_compress.js';
 import { transformerRequest } from './transformer_request.js';
 
 // The <paleo-estimate> markup for the current configuration: the attributes of the `estimate`

@@ -5,7 +5,7 @@
 import { core, firstEstimate, firstPresets, firstSchema, isCancelled, linked } from './core.js';
 import { expectedError, wireAccuracyLinks } from './expected_error.js';
 import { presetData } from './preset_data.js';
-import { DEFAULTS, isNumberKey, parseWorkers, readLink, requests, toHashAsync, toParams } from './state.js';
+import { DEFAULTS, isNumberKey, parseWorkers, readLink, requests, toParams } from './state.js';
 import { csv, download, el } from './dom.js';
 import { showLinkNote, wireImport } from './import_drop.js';
 import { netKind, netFromText } from './net_text.js';
@@ -21,7 +21,7 @@ import { renderScheme, showSchemeError } from './training_scheme.js';
 import { CUSTOM_DEVICE, customFromPreset, isCustomDeviceKey } from './custom_device.js';
 import { sharedFieldInput } from './error_inputs.js';
 import { SpecBox } from './spec_box.js';
-import { CalibrationPanel } from './calibration_panel.js';
+import { showAppliedProfile } from './calibration_applied.js';
 import { appliedProfile } from './calibration_request.js';
 import { transformerRequest } from './transformer_request.js';
 import { fillSchemaSelects } from './schema_selects.js';
@@ -44,7 +44,7 @@ let view = null;                      // the transformer part of the page
 let accuracy = null;                  // "How accurate is it?" (the validation suite), once opened
 let accuracyLoading = null;           // the promise of its code's chunk, once asked for
 let search = null;                    // the layer-wise search, run on the slow lane
-let calibration = null;               // "Calibrate to your measurements", run on the slow lane
+let calibration = null;               // "Calibrate to your measurements", run on the slow lane (loadCalibration)
 let generation = 0;                   // counts updates: an answer for an older one is not shown
 
 // A pasted config makes a transformer; a pasted CNN spec a CNN; else the preset decides.
@@ -357,6 +357,28 @@ function changed(section, ...inputs) {
   return true;
 }
 
+// The calibration panel, its code loaded once (a failed load is tried again by the next call).
+let calibrationLoading = null;
+function loadCalibration() {
+  calibrationLoading ??= import('./calibration_panel.js').then(({ CalibrationPanel }) => {
+    calibration = new CalibrationPanel({ call, cancel: (key) => core.cancel(key), fullModule,
+      // The scenario as the user set it, the software era chosen included, without an applied profile.
+      pageRequest: () => {
+        const own = { ...state, calibration: '' };
+        return isTransformer(own) ? { request: transformerRequest(own), transformer: true }
+          : { request: requests(own).estimate, transformer: false };
+      },
+      applied: () => state.calibration,
+      apply: (profile, kind) => {
+        state = { ...state, calibration: profile ? appliedProfile(profile, kind) : '' };
+        writeLink();
+        showAppliedProfile(state.calibration);
+        schedule(0);
+      } });
+  }, () => { calibrationLoading = null; });
+  return calibrationLoading;
+}
+
 // Resolves in the task after the next frame: what was rendered before is then on screen.
 const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
@@ -504,6 +526,7 @@ function showLinkProblems() {
 let linkWrites = 0;
 async function writeLink() {
   const mine = ++linkWrites;
+  const { toHashAsync } = await loadLinkCompress();
   const hash = await toHashAsync(state);
   if (mine !== linkWrites) return;
   history.replaceState(null, '', hash);
@@ -512,6 +535,17 @@ async function writeLink() {
 
 function linkNote() {
   showLinkNote($('link-note'), $('link-note-download'), location.href.length, () => specAsJson(state.spec) + '\n');
+}
+
+// The code that writes links (link_compress.js: fflate's deflater), a chunk of its own fetched
+// once the first view is built; a failed load is tried again by the next link written.
+let linkCompress = null;
+function loadLinkCompress() {
+  linkCompress ??= import('./link_compress.js').catch((e) => {
+    linkCompress = null;
+    throw e;
+  });
+  return linkCompress;
 }
 
 // Typing waits for a pause (60 ms); a pick or a click updates at once. What is on screen for
@@ -566,20 +600,12 @@ async function start() {
   });
   search = new SearchPanel({ call, cancel: (key) => core.cancel(key), exports, fullModule,
     markInvalid: (id) => id && $(id)?.setAttribute('aria-invalid', 'true') });
-  calibration = new CalibrationPanel({ call, cancel: (key) => core.cancel(key), fullModule,
-    // The scenario as the user set it, the software era chosen included, without an applied profile.
-    pageRequest: () => {
-      const own = { ...state, calibration: '' };
-      return isTransformer(own) ? { request: transformerRequest(own), transformer: true }
-        : { request: requests(own).estimate, transformer: false };
-    },
-    applied: () => state.calibration,
-    apply: (profile, kind) => {
-      state = { ...state, calibration: profile ? appliedProfile(profile, kind) : '' };
-      writeLink();
-      calibration.showApplied();
-      schedule(0);
-    } });
+  showAppliedProfile(state.calibration);
+  // "Calibrate to your measurements" loads its code (a chunk of its own) when the page is idle
+  // after its first result, or when the section opens first; its controls wait for it.
+  $('calibration-box').addEventListener('toggle', () => {
+    if ($('calibration-box').open) loadCalibration();
+  });
   view = new TransformerView({ call, batch: (list, options) => core.batch(list, options), fullModule,
     cancel: (key) => core.cancel(key), status, exports, getState: () => state,
     setLayout: (layout) => {
@@ -670,7 +696,7 @@ async function start() {
     if (toParams(next) === toParams(state)) return;
     state = next;
     writeForm();
-    calibration.showApplied();
+    showAppliedProfile(state.calibration);
     schedule(0);
   });
   let resizeTimer = null;
@@ -693,6 +719,8 @@ async function start() {
   await update();
   performance.mark('paleo-first-view');  // every section of the first result built
   loadEmbedCopy().catch(() => {});
+  loadLinkCompress().catch(() => {});
+  loadCalibration();
 }
 
 // A CNN result as exported: the estimates whole, with their per-layer tables and the PALEO 2017

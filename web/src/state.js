@@ -1,10 +1,9 @@
 // The page state: every input, its default, its round trip through the URL hash, and the request
 // documents of docs/api.md it stands for (a CNN's here, a transformer's in transformer_request.js).
 // The hash is compressed: "#z=" and the deflated parameters in base64url (fflate); a link of the
-// uncompressed form ("#net=vgg16&...") still loads.
-import { deflateSync, strFromU8, strToU8 } from 'fflate';
-import { LinkTooLong, inflateBounded, inflateBoundedAsync, streamsRawDeflate } from './link_inflate.js';
-import { deflateStreaming } from './link_deflate.js';
+// uncompressed form ("#net=vgg16&...") still loads. Writing one is link_compress.js's.
+import { strFromU8 } from 'fflate';
+import { LinkTooLong, inflateBounded, inflateBoundedAsync } from './link_inflate.js';
 import { TRANSFORMER_DEFAULTS } from './transformer_request.js';
 import { SERVING_DEFAULTS } from './serving_request.js';
 import { SCHEME_DEFAULTS, schemeRequest } from './training_scheme_request.js';
@@ -69,9 +68,8 @@ export function fromBase64url(text) {
   }
 }
 
-// Text deflated (raw deflate, level 9) in base64url, and back; null when it does not inflate.
+// Text deflated in base64url (link_compress.js compress) inflated; null when it does not inflate.
 // Throws LinkTooLong (link_inflate.js) when it inflates past the request limit.
-export const compress = (text) => toBase64url(deflateSync(strToU8(text), { level: 9 }));
 export function decompress(text) {
   const bytes = fromBase64url(text);
   if (!bytes) return null;
@@ -93,24 +91,6 @@ export async function decompressAsync(text, options) {
     if (e instanceof LinkTooLong) throw e;
     return null;
   }
-}
-
-export function toHash(state) {
-  const text = toParams(state);
-  return text ? '#z=' + compress(text) : '#';
-}
-
-// Parameters this long deflate at once (a few ms); longer ones in slices.
-const AT_ONCE_CHARS = 64 * 1024;
-
-// toHash without a long task: a promise of a hash that reads back as the same state (deflated
-// by the browser's CompressionStream in slices when the parameters are long).
-export async function toHashAsync(state) {
-  const text = toParams(state);
-  if (text.length <= AT_ONCE_CHARS || typeof CompressionStream !== 'function' || !streamsRawDeflate()) {
-    return text ? '#z=' + compress(text) : '#';
-  }
-  return '#z=' + toBase64url(await deflateStreaming(strToU8(text)));
 }
 
 // The parameters of a hash: "#z=..." (compressed) or the parameters themselves (links made
