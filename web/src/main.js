@@ -526,8 +526,13 @@ function showLinkProblems() {
 let linkWrites = 0;
 async function writeLink() {
   const mine = ++linkWrites;
-  const { toHashAsync } = await loadLinkCompress();
-  const hash = await toHashAsync(state);
+  let writer;
+  try {
+    writer = await loadLinkCompress();
+  } catch {
+    return;  // its chunk did not load: the link stays as it was, the estimates go on
+  }
+  const hash = await writer.toHashAsync(state);
   if (mine !== linkWrites) return;
   history.replaceState(null, '', hash);
   linkNote();
