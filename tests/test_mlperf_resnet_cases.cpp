@@ -22,24 +22,27 @@ double number_after(const std::string& text, const std::string& key) {
 }
 
 // The suite's cases whose id starts with `prefix`, in the files' order.
-std::vector<const Json*> cases_named(const std::string& prefix) {
-  std::vector<const Json*> out;
+// Each validation case whose id starts with `prefix`, held out of every fit ("fit": false),
+// handed to `check` with its id and request; the number of them.
+template <typename Check>
+std::size_t check_unfitted_cases(const std::string& prefix, Check check) {
+  std::size_t count = 0;
   for (const auto& [file, doc] : paleo::Presets::instance().validation_files())
-    for (const Json& c : (*doc)["cases"])
-      if (c["id"].get<std::string>().rfind(prefix, 0) == 0) out.push_back(&c);
-  return out;
+    for (const Json& c : (*doc)["cases"]) {
+      const std::string id = c["id"].get<std::string>();
+      if (id.rfind(prefix, 0) != 0) continue;
+      ++count;
+      INFO(id);
+      CHECK(c["fit"] == false);
+      check(c, id, c["request"]);
+    }
+  return count;
 }
 
 }  // namespace
 
 TEST_CASE("MLPerf ResNet-50 cases ask for the batch and speed their log lines give", "[validation]") {
-  const std::vector<const Json*> cases = cases_named("MLPERF");
-  for (const Json* found : cases) {
-    const Json& c = *found;
-    const std::string id = c["id"].get<std::string>();
-    INFO(id);
-    CHECK(c["fit"] == false);
-    const Json& r = c["request"];
+  const std::size_t count = check_unfitted_cases("MLPERF", [](const Json& c, const std::string& id, const Json& r) {
     const Json& cl = r["cluster"];
     const long gpus = cl["nodes"].get<long>() * cl["devices_per_node"].get<long>();
     // The id names the GPUs the log's platform counts.
@@ -62,22 +65,16 @@ TEST_CASE("MLPerf ResNet-50 cases ask for the batch and speed their log lines gi
     const std::string notes = c["notes"].get<std::string>();
     CHECK(notes.find("'--fuse-bn-relu       \"1\"'") != std::string::npos);
     CHECK(notes.find("'--fuse-bn-add-relu   \"1\"'") != std::string::npos);
-  }
-  CHECK(cases.size() == 20);
+  });
+  CHECK(count == 20);
 }
 
 TEST_CASE("DLPerf's MXNet ResNet-50 rows fuse batch norms where runner.sh does: fp16, not fp32", "[validation]") {
-  const std::vector<const Json*> cases = cases_named("DLPERF-MXNET");
-  for (const Json* found : cases) {
-    const Json& c = *found;
-    const std::string id = c["id"].get<std::string>();
-    INFO(id);
-    CHECK(c["fit"] == false);
-    const Json& r = c["request"];
+  const std::size_t count = check_unfitted_cases("DLPERF-MXNET", [](const Json&, const std::string& id, const Json& r) {
     const bool fp16 = r["precision"] == "fp16";
     CHECK(fp16 == (id.find("FP16") != std::string::npos));
     CHECK(r.value("fused_batchnorm_activation", false) == fp16);
     CHECK(r["batch_size"] == (fp16 ? 256 : 128));
-  }
-  CHECK(cases.size() == 6);
+  });
+  CHECK(count == 6);
 }

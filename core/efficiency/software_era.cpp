@@ -53,6 +53,11 @@ bool applies_strictly_to(const Json& doc, const std::string& workload) {
   return false;
 }
 
+// Whether a request asks for ZeRO stage 3 ("zero": 3).
+bool requests_zero3(const Json& request) {
+  return request.contains("zero") && request["zero"].is_number_integer() && request["zero"].get<std::int64_t>() == 3;
+}
+
 // Serving ("inference") takes the serving eras and, named or as a fallback, the transformer ones.
 bool applies_to(const Json& doc, const std::string& workload) {
   return applies_strictly_to(doc, workload) || (workload == "inference" && applies_strictly_to(doc, "transformer"));
@@ -112,10 +117,6 @@ SoftwareEra software_era(const std::string& key, const std::string& field, const
   for (const Json& doc : Presets::instance().software_eras())
     if (applies_to(doc, workload)) known += (known.empty() ? "" : ", ") + doc.value("key", "");
   throw Error("unknown software era '" + key + "' for " + workload + " nets (known: " + known + ")", "", field);
-}
-
-bool requests_zero3(const Json& request) {
-  return request.contains("zero") && request["zero"].is_number_integer() && request["zero"].get<std::int64_t>() == 3;
 }
 
 SoftwareEra software_era_of_request(const Json& request, const Device& device, const std::string& workload,

@@ -59,9 +59,6 @@ SoftwareEra software_era(const std::string& key, const std::string& field,
 // (docs/transformer.md, "The stack of a request that names none").
 SoftwareEra default_software_era(const Device& device, const std::string& workload = "transformer", bool zero3 = false);
 
-// Whether a request asks for ZeRO stage 3 ("zero": 3).
-bool requests_zero3(const Json& request);
-
 // The era a request asks for: its "software_era" (else the default of the device, workload and,
 // for a transformer's training, ZeRO stage unless `by_zero_stage` is false: a plan weighs every
 // stage), with its "efficiency" object laid over. Throws paleo::Error naming the field.

@@ -91,10 +91,11 @@ void explain(LayoutPlan& plan, const std::vector<PlanCandidate>& all, std::int64
   best_other([&](const TrainingOptions& o) { return o.zero != b.zero; }, "ZeRO stage");
 }
 
-// Every layout the planner considers, in its order; stops as soon as `visit` returns false.
+// Every layout the planner considers, in its order; stops as soon as `visit` returns false. A
+// ZeRO-3 layout starts from `zero3_base` where given (the stack a ZeRO-3 estimate would take).
 template <typename Visit>
-void for_each_layout(const TransformerConfig& c, const TrainingOptions& base, std::int64_t devices,
-                     std::int64_t per_node, Visit visit) {
+void for_each_layout(const TransformerConfig& c, const TrainingOptions& base, const TrainingOptions* zero3_base,
+                     std::int64_t devices, std::int64_t per_node, Visit visit) {
   std::vector<std::int64_t> cps = {1};
   if (base.seq_len >= 32768)
     for (std::int64_t cp : {2, 4, 8}) cps.push_back(cp);
@@ -110,7 +111,7 @@ void for_each_layout(const TransformerConfig& c, const TrainingOptions& base, st
             if (v > 1 && (pp == 1 || c.layers % (pp * v) != 0)) continue;
             for (Recompute r : {Recompute::kNone, Recompute::kSelective, Recompute::kFull}) {
               for (int zero = 0; zero <= (dp * cp > 1 ? 3 : 0); ++zero) {
-                TrainingOptions o = base;
+                TrainingOptions o = zero == 3 && zero3_base ? *zero3_base : base;
                 o.parallel = ParallelLayout{tp, pp, dp, cp, 1, v, tp > 1};
                 o.micro_batch = micro;
                 o.recompute = r;
@@ -126,17 +127,6 @@ void for_each_layout(const TransformerConfig& c, const TrainingOptions& base, st
   }
 }
 
-// Layout `o` on the stack of `stack`: what that stack decides and a layout does not.
-TrainingOptions on_stack(TrainingOptions o, const TrainingOptions& stack) {
-  o.efficiency = stack.efficiency;
-  o.collective_library = stack.collective_library;
-  o.zero3_gather = stack.zero3_gather;
-  o.reshard_after_forward = stack.reshard_after_forward;
-  o.fp8_weight_copy = stack.fp8_weight_copy;
-  o.fused_cross_entropy = stack.fused_cross_entropy;
-  return o;
-}
-
 }  // namespace
 
 LayoutPlan plan_layouts(const TransformerConfig& c, const TrainingOptions& base, const Device& device,
@@ -145,7 +135,8 @@ LayoutPlan plan_layouts(const TransformerConfig& c, const TrainingOptions& base,
   const std::int64_t per_node = cluster.devices_per_node;
   // Counted before any is priced: a device count with many divisors makes millions of layouts.
   std::int64_t layouts = 0;
-  for_each_layout(c, base, devices, per_node, [&](const TrainingOptions&) { return ++layouts <= kMaxPlanLayouts; });
+  for_each_layout(c, base, zero3_base, devices, per_node,
+                  [&](const TrainingOptions&) { return ++layouts <= kMaxPlanLayouts; });
   if (layouts > kMaxPlanLayouts)
     throw Error("more than " + std::to_string(kMaxPlanLayouts) + " layouts divide " + std::to_string(devices) +
                     " devices (the limit, docs/api.md): ask for a device count with fewer divisors",
@@ -153,8 +144,7 @@ LayoutPlan plan_layouts(const TransformerConfig& c, const TrainingOptions& base,
   LayoutPlan plan;
   std::vector<PlanCandidate> all;
   std::int64_t rejected_memory = 0;
-  for_each_layout(c, base, devices, per_node, [&](const TrainingOptions& visited) {
-    const TrainingOptions o = visited.zero == 3 && zero3_base ? on_stack(visited, *zero3_base) : visited;
+  for_each_layout(c, base, zero3_base, devices, per_node, [&](const TrainingOptions& o) {
     ++plan.evaluated;
     const TransformerMemory mem = estimate_training_memory(c, o, device.memory_bytes);
     if (!mem.fits()) {

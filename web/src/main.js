@@ -22,6 +22,7 @@ import { CUSTOM_DEVICE, customFromPreset, isCustomDeviceKey } from './custom_dev
 import { sharedFieldInput } from './error_inputs.js';
 import { SpecBox } from './spec_box.js';
 import { showAppliedProfile } from './calibration_applied.js';
+import { lazyChunk } from './lazy_chunk.js';
 import { appliedProfile } from './calibration_request.js';
 import { transformerRequest } from './transformer_request.js';
 import { fillSchemaSelects } from './schema_selects.js';
@@ -42,7 +43,6 @@ let updates = 0;
 let transformerKeys = new Set();
 let view = null;                      // the transformer part of the page
 let accuracy = null;                  // "How accurate is it?" (the validation suite), once opened
-let accuracyLoading = null;           // the promise of its code's chunk, once asked for
 let search = null;                    // the layer-wise search, run on the slow lane
 let calibration = null;               // "Calibrate to your measurements", run on the slow lane (loadCalibration)
 let generation = 0;                   // counts updates: an answer for an older one is not shown
@@ -357,27 +357,23 @@ function changed(section, ...inputs) {
   return true;
 }
 
-// The calibration panel, its code loaded once (a failed load is tried again by the next call).
-let calibrationLoading = null;
-function loadCalibration() {
-  calibrationLoading ??= import('./calibration_panel.js').then(({ CalibrationPanel }) => {
-    calibration = new CalibrationPanel({ call, cancel: (key) => core.cancel(key), fullModule,
-      // The scenario as the user set it, the software era chosen included, without an applied profile.
-      pageRequest: () => {
-        const own = { ...state, calibration: '' };
-        return isTransformer(own) ? { request: transformerRequest(own), transformer: true }
-          : { request: requests(own).estimate, transformer: false };
-      },
-      applied: () => state.calibration,
-      apply: (profile, kind) => {
-        state = { ...state, calibration: profile ? appliedProfile(profile, kind) : '' };
-        writeLink();
-        showAppliedProfile(state.calibration);
-        schedule(0);
-      } });
-  }, () => { calibrationLoading = null; });
-  return calibrationLoading;
-}
+// The calibration panel, its code loaded once.
+const loadCalibration = lazyChunk(() => import('./calibration_panel.js').then(({ CalibrationPanel }) => {
+  calibration = new CalibrationPanel({ call, cancel: (key) => core.cancel(key), fullModule,
+    // The scenario as the user set it, the software era chosen included, without an applied profile.
+    pageRequest: () => {
+      const own = { ...state, calibration: '' };
+      return isTransformer(own) ? { request: transformerRequest(own), transformer: true }
+        : { request: requests(own).estimate, transformer: false };
+    },
+    applied: () => state.calibration,
+    apply: (profile, kind) => {
+      state = { ...state, calibration: profile ? appliedProfile(profile, kind) : '' };
+      writeLink();
+      showAppliedProfile(state.calibration);
+      schedule(0);
+    } });
+}));
 
 // Resolves in the task after the next frame: what was rendered before is then on screen.
 const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
@@ -544,14 +540,7 @@ function linkNote() {
 
 // The code that writes links (link_compress.js: fflate's deflater), a chunk of its own fetched
 // once the first view is built; a failed load is tried again by the next link written.
-let linkCompress = null;
-function loadLinkCompress() {
-  linkCompress ??= import('./link_compress.js').catch((e) => {
-    linkCompress = null;
-    throw e;
-  });
-  return linkCompress;
-}
+const loadLinkCompress = lazyChunk(() => import('./link_compress.js'));
 
 // Typing waits for a pause (60 ms); a pick or a click updates at once. What is on screen for
 // older inputs stays, greyed out by nothing: the next result replaces it.
@@ -596,12 +585,12 @@ async function start() {
   // section first opens (a chunk of its own, not before the first result).
   const accuracyDetails = $('accuracy');
   wireAccuracyLinks(accuracyDetails);
+  const loadAccuracy = lazyChunk(() => import('./accuracy.js').then(({ AccuracySection }) => {
+    accuracy = new AccuracySection({ call, exports, needsCases: () => presetData(core, 'validation'), fullModule });
+    if (accuracyDetails.open) accuracy.show();
+  }));
   accuracyDetails.addEventListener('toggle', () => {
-    if (!accuracyDetails.open || accuracyLoading) return;
-    accuracyLoading = import('./accuracy.js').then(({ AccuracySection }) => {
-      accuracy = new AccuracySection({ call, exports, needsCases: () => presetData(core, 'validation'), fullModule });
-      if (accuracyDetails.open) accuracy.show();
-    }, () => { accuracyLoading = null; });  // a failed load is tried again by the next opening
+    if (accuracyDetails.open) loadAccuracy().catch(() => {});  // a failed load: tried again by the next opening
   });
   search = new SearchPanel({ call, cancel: (key) => core.cancel(key), exports, fullModule,
     markInvalid: (id) => id && $(id)?.setAttribute('aria-invalid', 'true') });
@@ -609,7 +598,7 @@ async function start() {
   // "Calibrate to your measurements" loads its code (a chunk of its own) when the page is idle
   // after its first result, or when the section opens first; its controls wait for it.
   $('calibration-box').addEventListener('toggle', () => {
-    if ($('calibration-box').open) loadCalibration();
+    if ($('calibration-box').open) loadCalibration().catch(() => {});
   });
   view = new TransformerView({ call, batch: (list, options) => core.batch(list, options), fullModule,
     cancel: (key) => core.cancel(key), status, exports, getState: () => state,
@@ -680,7 +669,7 @@ async function start() {
   });
   $('copy-embed').addEventListener('click', async () => {
     // In the click's own task once loaded: some browsers write the clipboard only there.
-    const { embedSnippetFor } = embedCopy.module ?? await loadEmbedCopy();
+    const { embedSnippetFor } = embedCopy ?? await loadEmbedCopy();
     const snippet = embedSnippetFor(state, { transformer: isTransformer(state), specJson: specAsJson, status });
     if (snippet) copy(snippet, 'Embed snippet');
   });
@@ -725,7 +714,7 @@ async function start() {
   performance.mark('paleo-first-view');  // every section of the first result built
   loadEmbedCopy().catch(() => {});
   loadLinkCompress().catch(() => {});
-  loadCalibration();
+  loadCalibration().catch(() => {});
 }
 
 // A CNN result as exported: the estimates whole, with their per-layer tables and the PALEO 2017
@@ -755,17 +744,8 @@ async function paintFirstHeadline() {
 // The embed snippet's code (embed_copy.js, the element's attribute tables): a chunk of its own,
 // fetched once the first view is built, not before the first result. A failed load is tried again
 // by the next click.
-const embedCopy = { loading: null, module: null };
-function loadEmbedCopy() {
-  embedCopy.loading ??= import('./embed_copy.js').then((module) => {
-    embedCopy.module = module;
-    return module;
-  }, (e) => {
-    embedCopy.loading = null;
-    throw e;
-  });
-  return embedCopy.loading;
-}
+let embedCopy = null;  // the module, once loaded
+const loadEmbedCopy = lazyChunk(() => import('./embed_copy.js').then((module) => (embedCopy = module)));
 
 // The script may run before the document is parsed (it loads async, to start the core early).
 const started = document.readyState === 'loading'
