@@ -82,9 +82,11 @@ Json with_stack_defaults(const Json& request, TransformerRequest& t) {
       t.virtual_stages_auto = true;
     } else if (it.key() == "reshard_after_forward" && it.value() == "unless_pipeline") {
       // torchtitan's "default" policy: reshard_after_forward = not pp_enabled.
+      // A plan sets it again for each layout it weighs (core/planner/layout_planner.cpp).
       const bool pipeline = request.contains("pp") && request["pp"].is_number_integer() && request["pp"].get<std::int64_t>() > 1;
       effective[it.key()] = !pipeline;
       t.assumed[it.key()] = !pipeline;
+      t.training.reshard_unless_pipeline = true;
       continue;
     } else {
       if (!is_stack_default_field(it.key()))

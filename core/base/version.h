@@ -2,6 +2,6 @@
 
 namespace paleo {
 
-inline constexpr const char* kVersion = "0.3.19";
+inline constexpr const char* kVersion = "0.3.20";
 
 }  // namespace paleo

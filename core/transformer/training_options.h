@@ -46,6 +46,9 @@ struct TrainingOptions {
   // for its backward (FSDP's reshard_after_forward, DeepSpeed ZeRO-3); false keeps them to the
   // backward pass (FSDP's SHARD_GRAD_OP keeps them across micro-batches).
   bool reshard_after_forward = true;
+  // torchtitan's default policy, reshard_after_forward = not pp_enabled: the field follows the
+  // layout's pipeline, set again wherever the layout changes (the planner's candidates).
+  bool reshard_unless_pipeline = false;
   // ZeRO-3: how the stack gathers a layer's weights (zero3_exposure.h). Prefetched per layer
   // (FSDP's flat parameters, one layer ahead of the compute), or per weight tensor and blocking
   // (DeepSpeed's ZeRO-3 of 2021: each sub-module's gathers wait for the device before and after).
