@@ -378,6 +378,16 @@ const loadCalibration = lazyChunk(() => import('./calibration_panel.js').then(({
 // Resolves in the task after the next frame: what was rendered before is then on screen.
 const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
+// The same, at once in a tab not shown (it paints no frame until it is).
+const afterPaintIfShown = () => (document.visibilityState === 'visible' ? afterPaint() : Promise.resolve());
+
+// Puts the page's inputs and result sections (index.html's template "page-main") in place, once:
+// after the first headline, so that the main thread is free while the core's worker starts.
+function showPageBody() {
+  const body = $('page-main');
+  body?.replaceWith(body.content);
+}
+
 // Yields to the browser once the current task has run for `budget_ms` (a new task), or at every
 // call when `framePerPart` (after a frame: what the parts before built is then laid out and painted
 // in a task of its own; a switch of mode builds every section anew, and laying them all out in one
@@ -567,7 +577,8 @@ async function copy(text, what) {
 
 async function start() {
   performance.mark('paleo-start');
-  paintFirstHeadline();
+  await paintFirstHeadline();
+  showPageBody();
   // The schema: the core's request fields, their values and its version.
   // The link, read once by boot.js while the core started.
   const [presetsResponse, schema, link] = await Promise.all([firstPresets, firstSchema, linked]);
@@ -737,7 +748,7 @@ async function paintFirstHeadline() {
   if (!estimate?.ok || estimate.kind || !estimate.totals || performance.getEntriesByName('paleo-first-result').length) return;
   render.headline($('headline'), estimate);
   performance.mark('paleo-first-result');
-  await afterPaint();
+  await afterPaintIfShown();
   performance.mark('paleo-first-result-painted');
 }
 
@@ -751,6 +762,7 @@ const loadEmbedCopy = lazyChunk(() => import('./embed_copy.js').then((module) =>
 const started = document.readyState === 'loading'
   ? new Promise((resolve) => document.addEventListener('DOMContentLoaded', resolve, { once: true })).then(start) : start();
 started.catch((e) => {
+  showPageBody();
   const node = $('error');
   node.hidden = false;
   node.textContent = 'Paleo could not start: ' + (e && e.message ? e.message : String(e));
