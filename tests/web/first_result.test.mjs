@@ -48,37 +48,36 @@ test('the headline comes from the first answer, before the inputs, and is writte
   await page.close();
 });
 
-test('the inputs and result sections go in once the headline is painted, and at once without a headline', async () => {
-  // When the form first is in the document, and whether it was when the parse ended.
-  const watched = async () => {
-    const page = await newPage(session.browser);
-    await page.addInitScript(() => document.addEventListener('DOMContentLoaded', () => {
-      window.formAtParseEnd = document.getElementById('inputs') !== null;
-      new MutationObserver(() => {
-        if (window.formAt === undefined && document.getElementById('inputs')) window.formAt = performance.now();
-      }).observe(document.body, { childList: true });
-    }));
-    return page;
-  };
-  const page = await watched();
-  await page.goto(session.server.url + '/#net=inception_v3');
-  await page.waitForSelector('body[data-ready=true]');
-  const seen = await page.evaluate(() => ({ parsed: window.formAtParseEnd, form: window.formAt,
-    painted: performance.getEntriesByName('paleo-first-result-painted')[0]?.startTime }));
-  assert.equal(seen.parsed, false);
-  assert.ok(seen.painted !== undefined && seen.form >= seen.painted, JSON.stringify(seen));
+// A fresh page at `hash`, once `ready` shows: whether the form was in the document when the parse
+// ended, when it first was, and the page's first-result marks (the navigation's clock).
+async function formTimes(hash, ready) {
+  const page = await newPage(session.browser);
+  await page.addInitScript(() => document.addEventListener('DOMContentLoaded', () => {
+    window.formAtParseEnd = document.getElementById('inputs') !== null;
+    new MutationObserver(() => {
+      if (window.formAt === undefined && document.getElementById('inputs')) window.formAt = performance.now();
+    }).observe(document.body, { childList: true });
+  }));
+  await page.goto(session.server.url + '/' + hash);
+  await page.waitForSelector(ready);
+  const seen = await page.evaluate(() => {
+    const at = (name) => performance.getEntriesByName(name)[0]?.startTime;
+    return { parsed: window.formAtParseEnd, form: window.formAt, result: at('paleo-first-result'),
+      painted: at('paleo-first-result-painted') };
+  });
   assert.deepEqual(page.errors, []);
   await page.close();
+  return seen;
+}
+
+test('the inputs and result sections go in once the headline is painted, and at once without a headline', async () => {
+  const cnn = await formTimes('#net=inception_v3', 'body[data-ready=true]');
+  assert.equal(cnn.parsed, false);
+  assert.ok(cnn.painted !== undefined && cnn.form >= cnn.painted, JSON.stringify(cnn));
   // A transformer's link paints no CNN headline: its inputs come without waiting for one.
-  const llm = await watched();
-  await llm.goto(session.server.url + '/#net=llama3_8b');
-  await llm.waitForSelector('body[data-ready=true][data-mode=transformer]');
-  const first = await llm.evaluate(() => ({ parsed: window.formAtParseEnd, form: window.formAt,
-    result: performance.getEntriesByName('paleo-first-result')[0]?.startTime }));
-  assert.equal(first.parsed, false);
-  assert.ok(first.result !== undefined && first.form < first.result, JSON.stringify(first));
-  assert.deepEqual(llm.errors, []);
-  await llm.close();
+  const llm = await formTimes('#net=llama3_8b', 'body[data-ready=true][data-mode=transformer]');
+  assert.equal(llm.parsed, false);
+  assert.ok(llm.result !== undefined && llm.form < llm.result, JSON.stringify(llm));
 });
 
 test('a page whose core cannot load says so, with its inputs in place', async () => {
