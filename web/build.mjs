@@ -9,6 +9,7 @@ import zopfli from '@gfx/zopfli';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { bootEntry, bootModules, fromBoot } from './boot_modules.mjs';
 
@@ -133,4 +134,14 @@ const glueMinified = (await transform(estimateGlue.replace(inlined, 'data:applic
 writeFileSync(join(dist, 'paleo-embed.js'), '/* paleo-embed.js: the Paleo WebAssembly module and the <paleo-estimate> ' +
   'element (docs/embed.md). */\n(function (module, exports, define, fetch) {\n' + glueMinified + '\n' +
   element.outputFiles[0].text + '\n})();\n');
+// The service worker that keeps the page working offline after a visit (web/src/offline_worker.js):
+// it caches, when it installs, every file the first view loads (the page, its scripts and chunks,
+// the style sheets, the estimate-only module and its workers), under a name that changes with them.
+const firstFiles = ['index.html', 'boot.js', 'app.js', 'styles.css', 'uPlot.min.css', 'paleo-estimate.wasm',
+  'worker-estimate.js', 'worker-estimate-classic.js', ...readdirSync(dist).filter((f) => f.startsWith('chunk-')).sort()];
+const buildHash = createHash('sha256');
+for (const file of firstFiles) buildHash.update(file).update(readFileSync(join(dist, file)));
+await build({ ...common, plugins: [], entryPoints: [join(web, 'src', 'offline_worker.js')], format: 'iife',
+  outfile: join(dist, 'sw.js'), define: { PALEO_CACHE: JSON.stringify('paleo-' + buildHash.digest('hex').slice(0, 16)),
+    PALEO_FIRST_FILES: JSON.stringify(['./', ...firstFiles]) } });
 console.log('paleo: web/dist built');

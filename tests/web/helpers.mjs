@@ -66,9 +66,11 @@ export async function launch() {
 // Every request any page made, for the "nothing leaves localhost" check.
 export const requested = [];
 
-// A fresh page (its own browser context) that records requests, dialogs and page errors.
+// A fresh page (its own browser context) that records requests, dialogs and page errors. Without
+// the page's service worker unless `options` allow it (offline.test.mjs): a request the worker
+// makes for the page is neither seen nor routed by the page's handlers.
 export async function newPage(browser, options = {}) {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, ...options });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, serviceWorkers: 'block', ...options });
   page.setDefaultTimeout(10000);
   page.dialogs = [];
   page.errors = [];

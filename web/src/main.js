@@ -23,6 +23,7 @@ import { sharedFieldInput } from './error_inputs.js';
 import { SpecBox } from './spec_box.js';
 import { showAppliedProfile } from './calibration_applied.js';
 import { lazyChunk } from './lazy_chunk.js';
+import { keepOffline } from './offline.js';
 import { appliedProfile } from './calibration_request.js';
 import { transformerRequest } from './transformer_request.js';
 import { fillSchemaSelects } from './schema_selects.js';
@@ -726,6 +727,7 @@ async function start() {
   loadEmbedCopy().catch(() => {});
   loadLinkCompress().catch(() => {});
   loadCalibration().catch(() => {});
+  keepOffline();
 }
 
 // A CNN result as exported: the estimates whole, with their per-layer tables and the PALEO 2017
