@@ -136,11 +136,14 @@ writeFileSync(join(dist, 'paleo-embed.js'), '/* paleo-embed.js: the Paleo WebAss
   element.outputFiles[0].text + '\n})();\n');
 // The service worker that keeps the page working offline after a visit (web/src/offline_worker.js):
 // it caches, when it installs, every file the first view loads (the page, its scripts and chunks,
-// the style sheets, the estimate-only module and its workers), under a name that changes with them.
+// the style sheets, the estimate-only module and its workers), and the others as the page fetches
+// them, under a name that changes with any file of the build: a copy is never of two builds.
 const firstFiles = ['index.html', 'boot.js', 'app.js', 'styles.css', 'uPlot.min.css', 'paleo-estimate.wasm',
   'worker-estimate.js', 'worker-estimate-classic.js', ...readdirSync(dist).filter((f) => f.startsWith('chunk-')).sort()];
 const buildHash = createHash('sha256');
-for (const file of firstFiles) buildHash.update(file).update(readFileSync(join(dist, file)));
+const filesUnder = (dir) => readdirSync(join(dist, dir), { withFileTypes: true })
+  .flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+for (const file of filesUnder('').filter((f) => f !== 'sw.js').sort()) buildHash.update(file).update(readFileSync(join(dist, file)));
 await build({ ...common, plugins: [], entryPoints: [join(web, 'src', 'offline_worker.js')], format: 'iife',
   outfile: join(dist, 'sw.js'), define: { PALEO_CACHE: JSON.stringify('paleo-' + buildHash.digest('hex').slice(0, 16)),
     PALEO_FIRST_FILES: JSON.stringify(['./', ...firstFiles]) } });

@@ -3,9 +3,10 @@
 // installs it caches every file the first view needs (that view's own loads came before the
 // worker), revalidated with the server so the copy is this build's; anything else the page asks
 // for under the worker (the full module, the validation cases, the importers) is fetched once and
-// kept, so a section opened once online also opens offline. A new build has a new sw.js (its file
-// list and hash: web/build.mjs defines PALEO_CACHE and PALEO_FIRST_FILES); the browser installs
-// it on a later visit, and it drops the older copy when it takes over.
+// kept, so a section opened once online also opens offline. A new build has a new sw.js (the
+// cache's name is a hash of every file of the build: web/build.mjs defines PALEO_CACHE and
+// PALEO_FIRST_FILES); the browser installs it on a later visit, and it drops the older copy when
+// it takes over.
 const CACHE = PALEO_CACHE;
 
 self.addEventListener('install', (event) => {
