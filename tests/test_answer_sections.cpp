@@ -1,6 +1,7 @@
-// A request's "sections" (core/api/answer_sections.h): the answer keeps its header, its warnings
-// and the members named, each equal to the full answer's; a name the answer lacks stays absent,
-// a "sections" that is not a list of names is an error naming the field.
+// A request's "sections" or "omit_sections" (core/api/answer_sections.h): the answer keeps its
+// header, its warnings and the members named (or all but those named), each equal to the full
+// answer's; a name the answer lacks stays absent; a list that is not of names, or both fields, is
+// an error naming the field.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -75,9 +76,50 @@ TEST_CASE("sections: not a list of names is an error naming the field") {
 }
 
 TEST_CASE("sections: which members an answer builds") {
-  const std::vector<std::string> cluster_only = {"cluster"};
-  CHECK(paleo::section_wanted(false, {}, "layers"));  // no "sections": everything
-  CHECK_FALSE(paleo::section_wanted(true, cluster_only, "layers"));
-  CHECK(paleo::section_wanted(true, cluster_only, "cluster"));
-  CHECK_FALSE(paleo::section_wanted(true, {}, "cluster"));  // an empty list: the header alone
+  const paleo::AnswerSections all;
+  CHECK(all.wanted("layers"));  // neither field: everything
+  paleo::AnswerSections cluster_only;
+  paleo::read_sections(Json({"cluster"}), "sections", cluster_only);
+  CHECK_FALSE(cluster_only.wanted("layers"));
+  CHECK(cluster_only.wanted("cluster"));
+  paleo::AnswerSections header_only;
+  paleo::read_sections(Json::array(), "sections", header_only);
+  CHECK_FALSE(header_only.wanted("cluster"));  // an empty list: the header alone
+  paleo::AnswerSections no_layers;
+  paleo::read_sections(Json({"layers"}), "omit_sections", no_layers);
+  CHECK_FALSE(no_layers.wanted("layers"));
+  CHECK(no_layers.wanted("cluster"));
+}
+
+TEST_CASE("omit_sections: every member but those named, each as the full answer has it") {
+  Json q = {{"command", "estimate"},      {"net", "inception_v3"}, {"device", "V100_SXM2_16GB"},
+            {"cluster", "dgx1_v100_edr"}, {"workers", {1, 2}},     {"dataset_samples", 1000}};
+  const Json full = paleo::handle_request(q);
+  REQUIRE(full["ok"] == true);
+  q["omit_sections"] = {"layers", "ok", "no_such_member"};  // the header always comes
+  const Json lean = paleo::handle_request(q);
+  std::vector<std::string> expected;
+  for (const std::string& k : keys(full))
+    if (k != "layers") expected.push_back(k);
+  CHECK(keys(lean) == expected);
+  for (const std::string& k : expected) CHECK(lean[k] == full[k]);
+  // A transformer's too.
+  const Json llm = paleo::handle_request({{"command", "estimate"},
+                                          {"net", "llama3_8b"},
+                                          {"nodes", 1},
+                                          {"devices_per_node", 8},
+                                          {"omit_sections", {"layers"}}});
+  CHECK(llm["ok"] == true);
+  CHECK_FALSE(llm.contains("layers"));
+  CHECK(llm.contains("step_ms"));
+}
+
+TEST_CASE("sections and omit_sections together, or omit_sections not a list of names, is an error naming the field") {
+  const Json both = paleo::handle_request(
+      {{"command", "estimate"}, {"net", "alex_v2"}, {"omit_sections", {"layers"}}, {"sections", {"totals"}}});
+  REQUIRE(both["ok"] == false);
+  CHECK(std::string(both["error"]["message"]).find("not both") != std::string::npos);
+  const Json bad = paleo::handle_request({{"command", "estimate"}, {"net", "alex_v2"}, {"omit_sections", "layers"}});
+  REQUIRE(bad["ok"] == false);
+  CHECK(bad["error"]["field"] == "omit_sections");
 }

@@ -14,29 +14,36 @@ bool always_kept(const std::string& key) {
   return key == "ok" || key == "command" || key == "kind" || key == "warnings";
 }
 
+bool listed(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
 }  // namespace
 
-std::vector<std::string> read_sections(const Json& value) {
-  if (!value.is_array()) throw Error("must be a list of the answer's member names", "", "sections");
+void read_sections(const Json& value, const std::string& field, AnswerSections& into) {
+  if (!value.is_array()) throw Error("must be a list of the answer's member names", "", field);
   if (value.size() > kMaxSections)
     throw Error("lists " + std::to_string(value.size()) + " entries; the limit is " + std::to_string(kMaxSections), "",
-                "sections");
+                field);
   std::vector<std::string> names;
   for (const Json& v : value) {
-    if (!v.is_string()) throw Error("must be a list of the answer's member names (strings)", "", "sections");
+    if (!v.is_string()) throw Error("must be a list of the answer's member names (strings)", "", field);
     names.push_back(v.get<std::string>());
   }
-  return names;
+  const bool omit = field == "omit_sections";
+  if (omit ? into.keep_given : into.omit_given)
+    throw Error("give the members wanted (sections) or those not (omit_sections), not both", "", field);
+  (omit ? into.omit_given : into.keep_given) = true;
+  (omit ? into.omit : into.keep) = std::move(names);
 }
 
-bool section_wanted(bool given, const std::vector<std::string>& sections, const std::string& name) {
-  return !given || std::find(sections.begin(), sections.end(), name) != sections.end();
+bool AnswerSections::wanted(const std::string& name) const {
+  if (keep_given) return listed(keep, name);
+  return !omit_given || !listed(omit, name);
 }
 
-Json keep_sections(Json answer, const std::vector<std::string>& sections) {
-  const auto wanted = [&](const std::string& key) {
-    return std::find(sections.begin(), sections.end(), key) != sections.end();
-  };
+Json AnswerSections::apply(Json answer) const {
+  if (!keep_given && !omit_given) return answer;
   Json kept = Json::object();
   for (auto it = answer.begin(); it != answer.end(); ++it)
     if (always_kept(it.key()) || wanted(it.key())) kept[it.key()] = std::move(it.value());

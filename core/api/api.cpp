@@ -88,8 +88,8 @@ Json layers_response(const Request& r, std::vector<std::string>& warnings, doubl
   Json out = common_header(r);
   out["net"] = net_header(s, c.net);
   Json layers = Json::array();
-  // A request whose "sections" leave the table out is answered without building it.
-  const std::size_t rows = section_wanted(r.sections_given, r.sections, "layers") ? c.net.layers.size() : 0;
+  // A request whose sections leave the table out is answered without building it.
+  const std::size_t rows = r.sections.wanted("layers") ? c.net.layers.size() : 0;
   for (std::size_t i = 0; i < rows; ++i) {
     const Layer& l = c.net.layers[i];
     const LayerCost& lc = c.cost.layers[i];
@@ -245,11 +245,8 @@ Json dispatch(const Json& request) {
   if (own && own->handle_document) return own->handle_document(request);
   Request r = parse_request(request);
   if (r.scenario.has_cluster && !r.is_transformer) r.max_batch_key = max_batch_key(request);
-  // Without "sections" the answer is returned as built (moved, never copied: a CNN's is large).
-  const auto lean = [&r](Json answer) -> Json {
-    if (!r.sections_given) return answer;
-    return keep_sections(std::move(answer), r.sections);
-  };
+  // Without sections the answer is returned as built (moved, never copied: a CNN's is large).
+  const auto lean = [&r](Json answer) -> Json { return r.sections.apply(std::move(answer)); };
   const CommandSpec* command = find_command(r.command);
   if (command && command->any_net) return command->handle_parsed(r, r.warnings);
   if (r.is_transformer) {

@@ -280,6 +280,10 @@ std::vector<FieldSpec> make_field_specs() {
                     "the answer's top-level members wanted (ok, command, kind and warnings always come); default: "
                     "all",
                     {"estimate", "layers", "summary", "inference"}, N::kAny));
+  f.push_back(field("omit_sections", "array", "", none,
+                    "the answer's top-level members not wanted (ok, command, kind and warnings always come); not "
+                    "with sections",
+                    {"estimate", "layers", "summary", "inference"}, N::kAny));
   f.push_back(only_for(field("node_scaling_max_nodes", "integer", "", none,
                              "node_scaling covers 1, 2, 4, ... nodes up to this or nodes, whichever is more "
                              "(default: nodes)",

@@ -28,7 +28,9 @@ std::string max_batch_key(const Json& request) {
   std::string key;
   for (auto it = request.begin(); it != request.end(); ++it) {
     const std::string& name = it.key();
-    if (size_field(name) || name == "sections" || name == "bucket_bytes" || name == "node_scaling_max_nodes") continue;
+    if (size_field(name) || name == "sections" || name == "omit_sections" || name == "bucket_bytes" ||
+        name == "node_scaling_max_nodes")
+      continue;
     key += named(name);
     if (name != "cluster" || !it.value().is_object()) {
       key += it.value().dump();

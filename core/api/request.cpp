@@ -338,11 +338,9 @@ const RequestField kRequestFields[] = {
      }},
     {"collective", read_collective},
     {"bucket_bytes", read_bucket_bytes},
-    {"sections",
-     [](const Json& q, Request& r) {
-       r.sections = read_sections(q["sections"]);
-       r.sections_given = true;
-     }},
+    {"sections", [](const Json& q, Request& r) { read_sections(q["sections"], "sections", r.sections); }},
+    {"omit_sections",
+     [](const Json& q, Request& r) { read_sections(q["omit_sections"], "omit_sections", r.sections); }},
     {"node_scaling_max_nodes",
      [](const Json& q, Request& r) {
        r.cluster_step.node_scaling_max_nodes =

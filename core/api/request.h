@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/api/answer_sections.h"
 #include "core/api/command_options.h"
 #include "core/api/transformer_request.h"
 #include "core/base/json.h"
@@ -37,8 +38,7 @@ struct Request {
   std::vector<std::string> warnings;
 
   // The members of the answer wanted (core/api/answer_sections.h); all when not given.
-  bool sections_given = false;
-  std::vector<std::string> sections;
+  AnswerSections sections;
 
   // A cluster request's key for the largest fitting batch (core/api/max_batch_memo.h); empty:
   // searched afresh.

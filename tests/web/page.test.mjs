@@ -260,14 +260,14 @@ test('a long layer table shows its first 30 rows, sorted, until asked for all; t
 
 test('the layer table opens with one click; only then does the page ask the core for its rows', async () => {
   const page = await open('#net=inception_v3');
-  // The CLI's answer to the page's own request, whole (without the request's "sections").
+  // The CLI's answer to the page's own request, whole (without the request's "omit_sections").
   const whole = (request) => {
     const rest = { ...request };
-    delete rest.sections;
+    delete rest.omit_sections;
     return cliApi(rest);
   };
   // Closed on load: the heading counts the layers, the request leaves the table out of the answer
-  // (its "sections": every member but `layers`), and the rest is the CLI's all the same.
+  // (its "omit_sections": `layers`), and the rest is the CLI's all the same.
   assert.equal(await page.locator('#layers-box').evaluate((d) => d.open), false);
   assert.equal(await page.locator('#layers-section').getAttribute('data-state'), 'closed');
   assert.equal(await page.locator('#layers tbody tr').count(), 0);
@@ -275,8 +275,8 @@ test('the layer table opens with one click; only then does the page ask the core
   const cli = whole(shown.requests.estimate);
   assert.ok(cli.layers.length > 100, String(cli.layers.length));
   assert.equal(await page.locator('#layer-count').textContent(), `(${cli.layers.length})`);
-  assert.ok(Array.isArray(shown.requests.estimate.sections), 'the request names its sections');
-  assert.ok(!shown.requests.estimate.sections.includes('layers'));
+  assert.deepEqual(shown.requests.estimate.omit_sections, ['layers']);
+  assert.equal(shown.requests.estimate.sections, undefined);
   assert.equal(shown.estimate.layers, undefined);
   const { layers, ...rest } = cli;
   assert.equal(layers.length, cli.layers.length);
@@ -286,7 +286,7 @@ test('the layer table opens with one click; only then does the page ask the core
   await afterUpdate(page, () => page.click('#layers-box > summary'));
   assert.equal(await page.locator('#layers-section').getAttribute('data-state'), 'shown');
   shown = await result(page);
-  assert.equal(shown.requests.estimate.sections, undefined);
+  assert.equal(shown.requests.estimate.omit_sections, undefined);
   assert.equal(await page.locator('#layers tbody tr').count(), cli.layers.length);
   assertClose(shown.estimate, cli, 1e-12);
   // Open, a re-estimate keeps its rows; closed again, the next one leaves them out.
@@ -312,7 +312,7 @@ test('the layer table exports as CSV and the result as JSON', async () => {
   // the request that gives it.
   const [closedDownload] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
   const whole = JSON.parse(readFileSync(await closedDownload.path(), 'utf8'));
-  assert.equal(whole.requests.estimate.sections, undefined);
+  assert.equal(whole.requests.estimate.omit_sections, undefined);
   assert.deepEqual(whole.estimate.layers.map((l) => l.name), cli.layers.map((l) => l.name));
   assertClose(whole.estimate.layers, cli.layers, 1e-12);
   await openLayers(page);

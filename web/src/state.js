@@ -170,17 +170,14 @@ export function parseWorkers(text) {
   return list.length && list.every((n) => Number.isInteger(n) && n >= 1 && n <= 1e6) ? list : null;
 }
 
-// The members of a CNN estimate the page shows besides its per-layer table (core/api/api.cpp
-// writes them): asked for alone, the request's "sections" (docs/api.md), while the table is
-// closed. The table is most of the answer (95 KB of Inception-v3's 100), and leaving it out spares
-// the core writing it and the page parsing it on every re-estimate.
-export const SECTIONS_WITHOUT_LAYERS = ['profile', 'device', 'interconnect', 'ppp_comp', 'ppp_comm', 'use_pipeline',
-  'precision', 'software_era', 'net', 'totals', 'work_depth', 'expected_error', 'simulation', 'cluster', 'train',
-  'training_scheme'];
+// A CNN estimate without its per-layer table (the request's "omit_sections", docs/api.md), while the
+// table is closed: the table is most of the answer (95 KB of Inception-v3's 100), and leaving it
+// out spares the core writing it and the page parsing it on every re-estimate.
+const WITHOUT_LAYERS = ['layers'];
 
 // The request documents for one state: `estimate` (layers, totals, and the scaling simulation
 // when the worker list parses), `compare` (configuration B, when comparing) and `search`.
-// `layers`: false asks the estimates without their per-layer tables (SECTIONS_WITHOUT_LAYERS).
+// `layers`: false asks the estimates without their per-layer tables (WITHOUT_LAYERS).
 // `paleo2017`: false leaves the PALEO 2017 simulation out (no `workers`), which only its sections
 // show, while they are closed: half the core's time and most of the answer left once the table is out.
 // Throws a SyntaxError when the pasted spec is neither JSON nor a Caffe prototxt.
@@ -237,8 +234,8 @@ export function requests(state, { layers = true, paleo2017 = true } = {}) {
   }
 
   if (!layers) {
-    estimate.sections = SECTIONS_WITHOUT_LAYERS;
-    if (compare) compare.sections = SECTIONS_WITHOUT_LAYERS;
+    estimate.omit_sections = WITHOUT_LAYERS;
+    if (compare) compare.omit_sections = WITHOUT_LAYERS;
   }
 
   const search = { command: 'search', ...base, devices: state.search_devices, devices_per_node: state.search_per_node };
