@@ -81,10 +81,10 @@ Json with_stack_defaults(const Json& request, TransformerRequest& t) {
     } else if (it.key() == "virtual_stages" && it.value() == "auto") {
       t.virtual_stages_auto = true;
     } else if (it.key() == "reshard_after_forward" && it.value() == "unless_pipeline") {
-      // torchtitan's "default" policy: reshard_after_forward = not pp_enabled.
-      // A plan sets it again for each layout it weighs (core/planner/layout_planner.cpp).
-      const bool pipeline = request.contains("pp") && request["pp"].is_number_integer() && request["pp"].get<std::int64_t>() > 1;
-      effective[it.key()] = !pipeline;
+      // torchtitan's "default" policy: reshard_after_forward = not pp_enabled, for whichever layout
+      // is priced (a plan weighs many: TrainingOptions::reshards_after_forward).
+      const bool pipeline =
+          request.contains("pp") && request["pp"].is_number_integer() && request["pp"].get<std::int64_t>() > 1;
       t.assumed[it.key()] = !pipeline;
       t.training.reshard_unless_pipeline = true;
       continue;

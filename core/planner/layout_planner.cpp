@@ -113,7 +113,6 @@ void for_each_layout(const TransformerConfig& c, const TrainingOptions& base, co
               for (int zero = 0; zero <= (dp * cp > 1 ? 3 : 0); ++zero) {
                 TrainingOptions o = zero == 3 && zero3_base ? *zero3_base : base;
                 o.parallel = ParallelLayout{tp, pp, dp, cp, 1, v, tp > 1};
-                if (o.reshard_unless_pipeline) o.reshard_after_forward = pp == 1;
                 o.micro_batch = micro;
                 o.recompute = r;
                 o.zero = zero;

@@ -101,13 +101,13 @@ TransformerMemory training_memory(const TransformerConfig& c, const TrainingOpti
     m.workspace_bytes = kCublasWorkspaceBytes + transient;
     if (o.zero >= 3) m.workspace_bytes += 2 * ops_params(ops.dense_layer) * dtype_bytes(o.precision.params);
     // Weights kept after the forward pass stay gathered, the whole stage's, until the backward.
-    if (o.zero >= 3 && !o.reshard_after_forward) m.params_bytes += s.params * dtype_bytes(o.precision.params);
+    if (o.zero >= 3 && !o.reshards_after_forward()) m.params_bytes += s.params * dtype_bytes(o.precision.params);
     // FSDP never reshards its root unit after the forward (the embedding, final norm and output
     // layer that wrapping each layer leaves to it): they stay gathered through the backward.
     // FSDP2's FSDPState._lazy_init: "For the root, do not reshard after forward since for
     // training, the parameters would be freed and all-gathered immediately"; FSDP1's
     // _post_forward_reshard: "Do not free the root's parameters in the post-forward".
-    if (o.zero >= 3 && o.reshard_after_forward && o.zero3_gather == Zero3Gather::kLayerPrefetched)
+    if (o.zero >= 3 && o.reshards_after_forward() && o.zero3_gather == Zero3Gather::kLayerPrefetched)
       m.params_bytes += ((s.embedding ? ops_params(ops.embedding) : 0) + (s.head ? ops_params(ops.head) : 0)) *
                         dtype_bytes(o.precision.params);
     // ... and under a pipeline the gradients accumulate unsharded until the last micro-batch, in

@@ -46,9 +46,10 @@ struct TrainingOptions {
   // for its backward (FSDP's reshard_after_forward, DeepSpeed ZeRO-3); false keeps them to the
   // backward pass (FSDP's SHARD_GRAD_OP keeps them across micro-batches).
   bool reshard_after_forward = true;
-  // torchtitan's default policy, reshard_after_forward = not pp_enabled: the field follows the
-  // layout's pipeline, set again wherever the layout changes (the planner's candidates).
+  // torchtitan's default policy, reshard_after_forward = not pp_enabled: the choice follows the
+  // layout's pipeline (reshards_after_forward), whichever layout the options are priced with.
   bool reshard_unless_pipeline = false;
+  bool reshards_after_forward() const { return reshard_unless_pipeline ? parallel.pp == 1 : reshard_after_forward; }
   // ZeRO-3: how the stack gathers a layer's weights (zero3_exposure.h). Prefetched per layer
   // (FSDP's flat parameters, one layer ahead of the compute), or per weight tensor and blocking
   // (DeepSpeed's ZeRO-3 of 2021: each sub-module's gathers wait for the device before and after).
@@ -58,7 +59,7 @@ struct TrainingOptions {
   // of the step and the gradients accumulate unsharded until the last one (PyTorch's pipeline
   // stages turn off FSDP's resharding after backward and its gradient sync for all but the last
   // micro-batch): one gather and one reduce-scatter per step.
-  bool zero3_once_per_step() const { return zero >= 3 && !reshard_after_forward && parallel.pp > 1; }
+  bool zero3_once_per_step() const { return zero >= 3 && !reshards_after_forward() && parallel.pp > 1; }
   // fp8: a cached fp8 copy of every weight (Transformer Engine keeps it across micro-batches);
   // false: cast at each use and dropped (torchao's float8 training).
   bool fp8_weight_copy = true;

@@ -18,7 +18,7 @@ Zero3Exposure prefetched(const StagePlan& s, const TrainingOptions& o, double ga
   Zero3Exposure z;
   const double units = std::max(1.0, static_cast<double>(s.layers));
   const double fwd_layer = fwd_compute_ms / units, bwd_layer = bwd_compute_ms / units;
-  const double bwd_gather = o.reshard_after_forward ? gather : 0;
+  const double bwd_gather = o.reshards_after_forward() ? gather : 0;
   z.fwd_ms = gather + units * std::max(0.0, gather - fwd_layer);
   z.bwd_ms = bwd_gather + units * std::max(0.0, bwd_gather + scatter - bwd_layer) + scatter;
   return z;
