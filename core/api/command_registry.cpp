@@ -414,6 +414,10 @@ std::vector<FieldSpec> make_field_specs() {
                     kTrainingCommands, N::kTransformer));
   f.push_back(field("fused_cross_entropy", "boolean", "", true, "the loss in one fused kernel on the logits",
                     kTrainingCommands, N::kTransformer));
+  f.push_back(field("fused_elementwise", "boolean", "", true,
+                    "RMSNorm, rotary embedding and gated activation each in one kernel (fused kernels or "
+                    "torch.compile); false: PyTorch's eager composites",
+                    kTrainingCommands, N::kTransformer));
   f.push_back(field("train_tokens", "number", "tokens", none, "tokens to train on; adds train (time and cost to train)",
                     {"estimate"}, N::kTransformer));
   f.push_back(field("prompt_len", "integer", "tokens", none, "prompt tokens (default: seq_len)", {"inference"},

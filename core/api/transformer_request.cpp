@@ -49,6 +49,7 @@ const std::vector<std::string>& transformer_request_fields() {
                                                   "reshard_after_forward",
                                                   "fp8_weight_copy",
                                                   "fused_cross_entropy",
+                                                  "fused_elementwise",
                                                   "zero3_gather",
                                                   "collective_library"};
   static const std::vector<std::string> all = [] {
@@ -102,8 +103,9 @@ Json with_stack_defaults(const Json& request, TransformerRequest& t) {
 }  // namespace
 
 bool is_stack_default_field(const std::string& field) {
-  for (const char* f : {"sequence_parallel", "zero", "recompute", "virtual_stages", "attention", "reshard_after_forward",
-                        "micro_batch", "fp8_weight_copy", "fused_cross_entropy"})
+  for (const char* f :
+       {"sequence_parallel", "zero", "recompute", "virtual_stages", "attention", "reshard_after_forward", "micro_batch",
+        "fp8_weight_copy", "fused_cross_entropy", "fused_elementwise"})
     if (field == f) return true;
   return false;
 }
@@ -186,6 +188,7 @@ TransformerRequest parse_transformer_request(const Json& given, const Device& de
     o.zero3_gather = parse_zero3_gather(t.era.zero3_gather, "software_era.zero3_gather");
   if (request.contains("fp8_weight_copy")) o.fp8_weight_copy = read_bool(request, "fp8_weight_copy", "");
   if (request.contains("fused_cross_entropy")) o.fused_cross_entropy = read_bool(request, "fused_cross_entropy", "");
+  if (request.contains("fused_elementwise")) o.fused_elementwise = read_bool(request, "fused_elementwise", "");
   if (request.contains("optimizer")) {
     const std::string opt = read_string(request, "optimizer", "");
     if (!is_allowed("optimizer", opt)) throw Error("must be " + allowed_alternatives("optimizer"), "", "optimizer");

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/transformer/eager_elementwise.h"
+
 namespace paleo {
 namespace {
 
@@ -14,6 +16,7 @@ struct Dims {
   double h, t, ab;   // hidden, tensor-parallel degree, activation bytes
   double rep;        // divisor of tensors replicated under TP: tp with sequence parallelism, else 1
   double mask;       // bytes of a dropout mask per element (0 without dropout)
+  bool eager;        // PyTorch's eager composites for RMSNorm, rotary and gated activations
 };
 
 Dims dims(const TransformerConfig& c, const OpContext& x) {
@@ -24,6 +27,7 @@ Dims dims(const TransformerConfig& c, const OpContext& x) {
   d.ab = dtype_bytes(x.activations);
   d.rep = x.sequence_parallel ? d.t : 1;
   d.mask = c.dropout > 0 ? kMaskBytes : 0;
+  d.eager = !x.fused_elementwise;
   return d;
 }
 
@@ -57,10 +61,22 @@ TransformerOp memory_op(const std::string& name, const std::string& type, double
   return op;
 }
 
+// An element-wise operator over `elements` run as PyTorch's eager composite.
+TransformerOp eager_op(const std::string& name, const std::string& type, double elements, const EagerCost& cost,
+                       double saved, double params = 0) {
+  TransformerOp op = memory_op(name, type, elements * cost.fwd_bytes_per_element, elements * cost.bwd_bytes_per_element,
+                               saved, params);
+  op.fwd_kernels = cost.fwd_kernels;
+  op.bwd_kernels = cost.bwd_kernels;
+  return op;
+}
+
 // A norm over T x h (replicated under TP unless sequence parallel): reads x, writes y; the
 // backward reads x and dy and writes dx. It keeps its input.
 TransformerOp norm_op(const std::string& name, const TransformerConfig& c, const Dims& d) {
   const double elems = d.tokens * d.h / d.rep;
+  if (d.eager && c.norm == NormKind::kRmsNorm)
+    return eager_op(name, "RMSNorm", elems, eager_rms_norm(d.ab), elems * d.ab, norm_params(c));
   return memory_op(name, c.norm == NormKind::kRmsNorm ? "RMSNorm" : "LayerNorm", 2 * elems * d.ab, 3 * elems * d.ab,
                    elems * d.ab, norm_params(c));
 }
@@ -73,6 +89,17 @@ TransformerOp dropout_add_op(const std::string& name, const Dims& d) {
   return memory_op(name, "DropoutAdd", elems * (3 * d.ab + d.mask), bwd, elems * d.mask);
 }
 
+// The MLP's activation over `elements` outputs; a gated one (SwiGLU, GeGLU) reads both halves of
+// the up-projection.
+TransformerOp activation_op(const std::string& name, const TransformerConfig& c, const Dims& d, double elements) {
+  if (!c.gated())
+    return memory_op(name, c.activation == Activation::kRelu ? "ReLU" : "GELU", 2 * elements * d.ab,
+                     3 * elements * d.ab, elements * d.ab);
+  const std::string type = c.activation == Activation::kSwiglu ? "SwiGLU" : "GeGLU";
+  if (d.eager) return eager_op(name, type, elements, eager_gated_activation(d.ab), 2 * elements * d.ab);
+  return memory_op(name, type, 3 * elements * d.ab, 5 * elements * d.ab, 2 * elements * d.ab);
+}
+
 void add_mlp(std::vector<TransformerOp>& ops, const std::string& prefix, const TransformerConfig& c, const Dims& d,
              double tokens, double ffn, double matrices, double params_scale, bool moe) {
   const double f = ffn / d.t;
@@ -81,10 +108,7 @@ void add_mlp(std::vector<TransformerOp>& ops, const std::string& prefix, const T
   TransformerOp up = linear(prefix + ".up", tokens / matrices, up_n, d.h,
                             params_scale * (d.h * up_n + bias * up_n), moe ? tokens * d.h * d.ab : 0);
   up.batches = matrices;
-  TransformerOp act = c.gated() ? memory_op(prefix + ".act", c.activation == Activation::kSwiglu ? "SwiGLU" : "GeGLU",
-                                            3 * tokens * f * d.ab, 5 * tokens * f * d.ab, 2 * tokens * f * d.ab)
-                                : memory_op(prefix + ".act", c.activation == Activation::kRelu ? "ReLU" : "GELU",
-                                            2 * tokens * f * d.ab, 3 * tokens * f * d.ab, tokens * f * d.ab);
+  TransformerOp act = activation_op(prefix + ".act", c, d, tokens * f);
   TransformerOp down = linear(prefix + ".down", tokens / matrices, d.h, f, params_scale * (f * d.h + bias * d.h),
                               tokens * f * d.ab);
   down.batches = matrices;
@@ -150,6 +174,7 @@ OpContext op_context(const TransformerConfig& c, const TrainingOptions& o) {
   x.activations = o.precision.activations;
   x.attention = o.attention;
   x.vocab_padded = padded_vocab(c.vocab, o.parallel.tp);
+  x.fused_elementwise = o.fused_elementwise;
   return x;
 }
 
@@ -166,7 +191,9 @@ std::vector<TransformerOp> layer_ops(const TransformerConfig& c, const OpContext
                              d.tokens * d.h * d.ab / d.rep + d.tokens * (q + 2 * kv) * d.ab);
   qkv.fp8_input_from_norm = true;
   ops.push_back(qkv);
-  if (c.position == PositionKind::kRotary)
+  if (c.position == PositionKind::kRotary && d.eager)
+    ops.push_back(eager_op("attention.rotary", "Rotary", d.tokens * (q + kv), eager_rotary(d.ab), 0));
+  else if (c.position == PositionKind::kRotary)
     ops.push_back(memory_op("attention.rotary", "Rotary", 2 * d.tokens * (q + kv) * d.ab, 2 * d.tokens * (q + kv) * d.ab, 0));
 
   TransformerOp core;

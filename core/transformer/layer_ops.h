@@ -24,6 +24,9 @@ struct TransformerOp {
   double causal_fraction = 1;  // kAttention with a causal flash kernel skips masked blocks
   double fwd_bytes = 0;      // memory traffic of kMemory ops (kMatmul: derived from the shape)
   double bwd_bytes = 0;
+  // kMemory: the kernels each way (an operator PyTorch runs eagerly as a composite launches one
+  // per elementary operator: transformer/eager_elementwise.h).
+  double fwd_kernels = 1, bwd_kernels = 1;
   double params = 0;         // on this device
   double saved_bytes = 0;    // activations kept for the backward pass (no recompute)
   bool attention_core = false;  // recomputed (and its activations dropped) by selective recompute
@@ -52,6 +55,9 @@ struct OpContext {
   Dtype activations = Dtype::kBf16;
   AttentionKernel attention = AttentionKernel::kFlash;
   double vocab_padded = 0;   // Megatron pads the vocabulary to a multiple of 128 x tp
+  // RMSNorm, the rotary embedding and gated activations as one kernel each way; false: PyTorch's
+  // eager composites of them (TrainingOptions::fused_elementwise).
+  bool fused_elementwise = true;
 };
 
 OpContext op_context(const TransformerConfig& c, const TrainingOptions& o);

@@ -54,8 +54,8 @@ OpTime op_time(const TransformerOp& op, const Device& d, const KernelEfficiency&
       break;
     }
     case OpClass::kMemory:
-      t.fwd_ms = memory_ms(d, e, op.fwd_bytes) + (op.fwd_bytes > 0 ? launch : 0);
-      t.bwd_ms = memory_ms(d, e, op.bwd_bytes) + (op.bwd_bytes > 0 ? launch : 0);
+      t.fwd_ms = memory_ms(d, e, op.fwd_bytes) + (op.fwd_bytes > 0 ? op.fwd_kernels * launch : 0);
+      t.bwd_ms = memory_ms(d, e, op.bwd_bytes) + (op.bwd_bytes > 0 ? op.bwd_kernels * launch : 0);
       break;
   }
   return t;

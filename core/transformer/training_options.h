@@ -67,6 +67,10 @@ struct TrainingOptions {
   // vocabulary-parallel cross-entropy); false: the logits cast to an fp32 copy first, live beside
   // them while the loss runs (torchtitan's cross_entropy(pred.float(), labels)).
   bool fused_cross_entropy = true;
+  // RMSNorm, the rotary embedding and gated activations each one kernel each way (Megatron's and
+  // Transformer Engine's fused kernels, or torch.compile's); false: PyTorch's eager composites,
+  // one kernel per elementary operator (transformer/eager_elementwise.h).
+  bool fused_elementwise = true;
   bool pp_scatter_gather = true;  // pipeline messages split over the TP group (Narayanan 2021)
   KernelEfficiency efficiency;    // of the software era (core/efficiency/software_era.h)
   // The stack's collective library (the era's, e.g. NCCL under torch.distributed): which
