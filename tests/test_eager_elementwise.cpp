@@ -9,31 +9,13 @@
 #include "api_answer.h"
 #include "core/api.h"
 #include "core/transformer/layer_ops.h"
+#include "llama3_shape.h"
 
 namespace {
 
 using Json = nlohmann::ordered_json;
 
 constexpr auto& answer = ok_answer;  // tests/api_answer.h
-
-// Two layers of a Llama-style block: RMSNorm, rotary, SwiGLU, grouped-query attention.
-paleo::TransformerConfig llama_like() {
-  paleo::TransformerConfig c;
-  c.name = "llama-like";
-  c.layers = 2;
-  c.hidden = 256;
-  c.heads = 4;
-  c.kv_heads = 2;
-  c.head_dim = 64;
-  c.ffn_hidden = 512;
-  c.vocab = 1024;
-  c.seq_len = 128;
-  c.activation = paleo::Activation::kSwiglu;
-  c.norm = paleo::NormKind::kRmsNorm;
-  c.position = paleo::PositionKind::kRotary;
-  c.bias = false;
-  return c;
-}
 
 const paleo::TransformerOp& op_named(const std::vector<paleo::TransformerOp>& ops, const std::string& name) {
   for (const paleo::TransformerOp& op : ops)
@@ -70,10 +52,10 @@ Json llama_request(const Json& extra) {
 }  // namespace
 
 TEST_CASE("Eager RMSNorm, rotary and SwiGLU: bytes and kernels of their elementary operators", "[transformer][eager]") {
-  const paleo::TransformerConfig c = llama_like();
+  const paleo::TransformerConfig c = llama3_8b_layers(2);
   const std::vector<paleo::TransformerOp> fused = paleo::layer_ops(c, context(true), false);
   const std::vector<paleo::TransformerOp> eager = paleo::layer_ops(c, context(false), false);
-  const double tokens = 2 * 128, h = 256;
+  const double tokens = 2 * 128, h = 4096;
 
   // RMSNorm, per element, bf16 in and out (2 B), fp32 inside (4 B). Forward: float() 2 + 4,
   // pow(2) 4 + 4, mean 4, x * rsqrt 4 + 4, type_as 4 + 2, * weight 2 + 2 = 36; 8 kernels with
@@ -89,9 +71,9 @@ TEST_CASE("Eager RMSNorm, rotary and SwiGLU: bytes and kernels of their elementa
   CHECK(op_named(fused, "attention.norm").bwd_bytes == Approx(tokens * h * 6));
   CHECK(op_named(fused, "attention.norm").fwd_kernels == 1);
 
-  // Rotary over Q and K (256 + 2 x 64 columns): float() 2 + 4, times the frequencies 4 + 4,
-  // type_as 4 + 2 = 20 each way, 3 kernels each way.
-  const double qk = tokens * (256 + 128);
+  // Rotary over Q and K (32 + 8 heads of 128 columns): float() 2 + 4, times the frequencies
+  // 4 + 4, type_as 4 + 2 = 20 each way, 3 kernels each way.
+  const double qk = tokens * (4096 + 1024);
   CHECK(op_named(eager, "attention.rotary").fwd_bytes == Approx(qk * 20));
   CHECK(op_named(eager, "attention.rotary").bwd_bytes == Approx(qk * 20));
   CHECK(op_named(eager, "attention.rotary").fwd_kernels == 3);
@@ -99,7 +81,7 @@ TEST_CASE("Eager RMSNorm, rotary and SwiGLU: bytes and kernels of their elementa
 
   // SwiGLU per output element: silu 2 + 2, times w3(x) 4 + 2 = 10; backward: two products
   // 4 + 2 each and silu's 4 + 2 = 18; 2 and 3 kernels.
-  const double ffn = tokens * 512;
+  const double ffn = tokens * 14336;
   CHECK(op_named(eager, "mlp.act").fwd_bytes == Approx(ffn * 10));
   CHECK(op_named(eager, "mlp.act").bwd_bytes == Approx(ffn * 18));
   CHECK(op_named(eager, "mlp.act").bwd_kernels == 3);
@@ -111,7 +93,7 @@ TEST_CASE("Eager RMSNorm, rotary and SwiGLU: bytes and kernels of their elementa
 }
 
 TEST_CASE("LayerNorm, GELU and learned positions are single kernels in eager PyTorch too", "[transformer][eager]") {
-  paleo::TransformerConfig c = llama_like();
+  paleo::TransformerConfig c = llama3_8b_layers(2);
   c.norm = paleo::NormKind::kLayerNorm;
   c.activation = paleo::Activation::kGelu;
   c.position = paleo::PositionKind::kLearned;

@@ -9,31 +9,10 @@
 
 #include "core/transformer/training_memory.h"
 #include "core/transformer/training_step.h"
+#include "llama3_shape.h"
 #include "training_layout.h"
 
 namespace {
-
-// Llama 3 8B's layer: h 4096, 32 query heads and 8 key/value heads of 128, SwiGLU of 14336.
-paleo::TransformerConfig llama3_8b_layers(long layers) {
-  paleo::TransformerConfig c;
-  c.name = "llama3-8b-shape";
-  c.layers = layers;
-  c.hidden = 4096;
-  c.heads = 32;
-  c.kv_heads = 8;
-  c.head_dim = 128;
-  c.ffn_hidden = 14336;
-  c.vocab = 128256;
-  c.seq_len = 8192;
-  c.activation = paleo::Activation::kSwiglu;
-  c.norm = paleo::NormKind::kRmsNorm;
-  c.position = paleo::PositionKind::kRotary;
-  c.bias = false;
-  c.tied_embeddings = false;
-  c.causal = true;
-  c.dropout = 0;
-  return c;
-}
 
 paleo::TrainingOptions bf16_layout(long tp, long pp, long dp, long micro, long global) {
   paleo::TrainingOptions o = training_layout(tp, pp, dp, micro, global, 8192, "bf16");
