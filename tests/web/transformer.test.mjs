@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root, cliApi, assertClose, newPage, afterUpdate, assertNoAxeViolations, pageSession, openLayers } from './helpers.mjs';
 import { bytes, count, ms } from '../../web/src/format.js';
+import { TRANSFORMER_DEFAULTS, planRequest } from '../../web/src/transformer_request.js';
 
 const session = pageSession();
 const artifacts = join(root, 'test-artifacts');
@@ -286,5 +287,31 @@ test('"the stack\'s default" sends no field, and the answer names what the stack
   assert.ok(['none', 'selective', 'full'].includes(transformer.assumed.recompute));
   const warned = await page.locator('#t-warnings li').allTextContents();
   assert.ok(warned.some((w) => w.startsWith('assumed the defaults of')), warned.join('\n'));
+  await page.close();
+});
+
+test('the element-wise kernels: the stack\'s default sends nothing, "eager" and "fused" price as the CLI does, and a link keeps them', async () => {
+  const page = await open('#net=llama3_8b&t_software_era=pytorch_fsdp_hopper_2024&zero=3&seq_len=8192&micro_batch=2' +
+    '&global_batch=16&t_per_node=8');
+  const options = await page.locator('#fused_elementwise option').evaluateAll((os) => os.map((o) => o.value));
+  assert.deepEqual(options, ['', 'true', 'false']);
+  const stack = await result(page);
+  assert.equal('fused_elementwise' in stack.requests.estimate, false);
+  assert.equal(stack.transformer.assumed.fused_elementwise, false);  // torchtitan's default: no torch.compile
+  await afterUpdate(page, () => page.selectOption('#fused_elementwise', 'true'));
+  const fused = await result(page);
+  assert.equal(fused.requests.estimate.fused_elementwise, true);
+  const cli = cliApi(fused.requests.estimate);
+  assertClose(fused.transformer, cli, 1e-12);
+  assert.ok(cli.step_ms < stack.transformer.step_ms, `fused ${cli.step_ms} ms, eager ${stack.transformer.step_ms} ms`);
+  // The planner weighs its layouts with the same kernels.
+  const state = { ...TRANSFORMER_DEFAULTS, net: 'llama3_8b', device: 'H100_SXM', calibration: '' };
+  assert.equal(planRequest({ ...state, fused_elementwise: 'false' }).fused_elementwise, false);
+  assert.equal('fused_elementwise' in planRequest(state), false);
+  const again = await open(new URL(page.url()).hash);
+  assert.equal(await again.locator('#fused_elementwise').inputValue(), 'true');
+  assertClose((await result(again)).transformer, cli, 1e-12);
+  assert.deepEqual(page.errors, []);
+  await again.close();
   await page.close();
 });

@@ -10,6 +10,7 @@ const LABELS = {
   recompute: { none: 'none', selective: 'selective (attention)', selective_op: 'selective ops (torchtitan)',
     full: 'full (every layer)' },
   attention: { flash: 'flash (fused, no score matrix)', materialized: 'materialized (score matrix in memory)' },
+  fused_elementwise: { true: 'fused (torch.compile, Megatron)', false: 'eager PyTorch (small kernels)' },
   optimizer: {},
   scaling: {},
   parallel: {},
@@ -46,7 +47,9 @@ function allowedOf(schema, entry) {
   if (FIELD_NAMES[entry]) {
     return schema.commands?.find((c) => c.name === FIELD_NAMES[entry])?.fields.filter((f) => f in LABELS[entry]) ?? [];
   }
-  return spec(schema, FIELD_OF[entry] ?? entry)?.allowed?.map(String) ?? [];
+  const field = spec(schema, FIELD_OF[entry] ?? entry);
+  if (field?.type === 'boolean') return ['true', 'false'];
+  return field?.allowed?.map(String) ?? [];
 }
 
 // Selects whose default the page sends as no field at all: the option '' stands for this value
@@ -57,7 +60,8 @@ const DEFAULT_AS_EMPTY = { memory_format: (f) => String(f.default), timing: (f) 
 // Transformer choices a software era's stack makes where a request is silent (its "defaults":
 // docs/transformer.md): a first option '' sends nothing, and the answer's `assumed` says what the
 // stack chose. The KV cache's format likewise defaults to the activations'.
-const FIRST_EMPTY = { recompute: 'the stack\'s default', kv_cache_dtype: 'as the activations' };
+const FIRST_EMPTY = { recompute: 'the stack\'s default', fused_elementwise: 'the stack\'s default',
+  kv_cache_dtype: 'as the activations' };
 // Selects offering only the values they label: number formats the core also reads under other
 // names (fp8_e4m3, fp8_e5m2) that the page does not offer.
 const LABELLED_ONLY = new Set(['precision', 'cnn_precision', 'kv_cache_dtype']);
