@@ -26,6 +26,16 @@ async function card(page, label) {
   return page.locator('#t-cards .card').filter({ has: exact }).locator('.value').textContent();
 }
 
+// The page's link opened afresh keeps input `id` at `value` and prices as `cli`; closes both pages.
+async function assertLinkKeeps(page, id, value, cli) {
+  const again = await open(new URL(page.url()).hash);
+  assert.equal(await again.locator('#' + id).inputValue(), value);
+  assertClose((await result(again)).transformer, cli, 1e-12);
+  assert.deepEqual(page.errors, []);
+  await again.close();
+  await page.close();
+}
+
 // The newcomer's path: the default page, then Llama 3 8B from the picker.
 async function llama(options) {
   const page = await open('', options);
@@ -258,12 +268,7 @@ test('a transformer\'s software era from the list prices as the CLI does with it
   assertClose(shown.transformer, cli, 1e-12);
   assert.notEqual(cli.step_ms, before.transformer.step_ms, 'the era\'s own efficiencies price it');
   assert.equal(await card(page, 'Step'), ms(cli.step_ms) + ' ms');
-  const again = await open(new URL(page.url()).hash);
-  assert.equal(await again.locator('#t_software_era').inputValue(), 'megatron_lm_2022');
-  assertClose((await result(again)).transformer, cli, 1e-12);
-  assert.deepEqual(page.errors, []);
-  await again.close();
-  await page.close();
+  await assertLinkKeeps(page, 't_software_era', 'megatron_lm_2022', cli);
 });
 
 test('the transformer view fits a phone-width screen', async () => {
@@ -308,10 +313,5 @@ test('the element-wise kernels: the stack\'s default sends nothing, "eager" and 
   const state = { ...TRANSFORMER_DEFAULTS, net: 'llama3_8b', device: 'H100_SXM', calibration: '' };
   assert.equal(planRequest({ ...state, fused_elementwise: 'false' }).fused_elementwise, false);
   assert.equal('fused_elementwise' in planRequest(state), false);
-  const again = await open(new URL(page.url()).hash);
-  assert.equal(await again.locator('#fused_elementwise').inputValue(), 'true');
-  assertClose((await result(again)).transformer, cli, 1e-12);
-  assert.deepEqual(page.errors, []);
-  await again.close();
-  await page.close();
+  await assertLinkKeeps(page, 'fused_elementwise', 'true', cli);
 });
