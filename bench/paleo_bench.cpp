@@ -144,6 +144,14 @@ BENCHMARK_CAPTURE(BM_SearchJsonApi, alex_v2, std::string("alex_v2"))->Arg(16)->U
 BENCHMARK_CAPTURE(BM_SearchJsonApi, vgg16, std::string("vgg16"))->Arg(16)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_SearchJsonApi, inception_v3, std::string("inception_v3"))->Arg(64)->Unit(benchmark::kMillisecond);
 
+// The whole validation suite, every case of every family (docs/validation.md): `paleo validate`.
+void BM_ValidateSuite(benchmark::State& state) {
+  const Json request = {{"command", "validate"}};
+  for (auto _ : state) benchmark::DoNotOptimize(paleo::handle_request(request));
+}
+
+BENCHMARK(BM_ValidateSuite)->Unit(benchmark::kMillisecond);
+
 }  // namespace
 
 BENCHMARK_MAIN();

@@ -272,3 +272,49 @@ TEST_CASE("OptCNN's layer-wise speed-ups over data parallelism at 16 GPUs, from 
   CHECK(speedup("InceptionV3", "predicted") >= 1.0 - 1e-9);
   CHECK(speedup("InceptionV3", "predicted") < 1.1);  // the gap the docs describe
 }
+
+TEST_CASE("An estimate case asks only for the members it compares, and other commands run as written", "[validation]") {
+  const Json estimate = {
+      {"id", "est"},
+      {"family", "f"},
+      {"source", {{"url", "https://example.org"}}},
+      {"request",
+       {{"command", "estimate"},
+        {"net", "alexnet_owt"},
+        {"device", "V100_SXM2_16GB"},
+        {"batch_size", 32},
+        {"cluster", {{"nodes", 2}, {"devices_per_node", 8}, {"intra", "nvlink2_v100"}, {"inter", "infiniband_edr"}}}}},
+      {"compare", Json::array({"/totals/forward_ms", "/totals/backward_ms", "/cluster/step_ms"})},
+      {"measured", 1.0}};
+  Json own = estimate;  // a case that names its sections keeps them
+  own["id"] = "own";
+  own["request"]["omit_sections"] = Json::array({"layers"});
+  Json collective = estimate;
+  collective["id"] = "collective";
+  collective["request"] = {{"command", "collective"}, {"op", "allreduce"}, {"workers", 4}, {"bytes", 1e6}};
+  collective["compare"] = "time_ms";
+  const std::vector<paleo::ValidationCase> cases = {paleo::parse_validation_case(estimate, "t"),
+                                                    paleo::parse_validation_case(own, "t"),
+                                                    paleo::parse_validation_case(collective, "t")};
+  std::vector<Json> seen;
+  const auto record = [&seen](const Json& q) {
+    seen.push_back(q);
+    return Json{{"ok", false}, {"error", {{"message", "recorded"}}}};
+  };
+  paleo::validation_response(Json{{"command", "validate"}}, cases, record);
+  REQUIRE(seen.size() == 3);
+  CHECK(seen[0]["sections"] == Json::array({"totals", "cluster"}));
+  CHECK(seen[0]["net"] == "alexnet_owt");
+  CHECK(seen[1] == cases[1].request);
+  CHECK(seen[2] == cases[2].request);
+  CHECK_FALSE(seen[2].contains("sections"));
+
+  // The lean request prices the same: the compared figure equals the full answer's.
+  const Json full = paleo::handle_request(cases[0].request);
+  const Json lean = paleo::handle_request(seen[0]);
+  REQUIRE(full["ok"].get<bool>());
+  REQUIRE(lean["ok"].get<bool>());
+  CHECK(lean["totals"]["forward_ms"] == full["totals"]["forward_ms"]);
+  CHECK(lean["cluster"]["step_ms"] == full["cluster"]["step_ms"]);
+  CHECK_FALSE(lean.contains("layers"));
+}
