@@ -352,10 +352,10 @@ TEST_CASE("Decode attention that reads the cache per query head runs at its SMs'
   // and a mean cache of 1,000 + 200 / 2 = 1,100 tokens in bf16, a layer's cache is
   // 2 x 1,100 x 128 x 4 x 8 = 9,011,200 elements, 18,022,400 B: one read from DRAM at the Hopper
   // era's 0.7 of 3,350 GB/s takes 7.6853 us. Per query head it is read 4 times, 36,044,800
-  // elements at 12.5 a cycle on the H100 SXM's 132 SMs at 1,980 MHz: 11.033 us, the longer, so
-  // each of the 32 layers adds 11.033 - 7.685 us a step.
+  // elements at 13 a cycle on the H100 SXM's 132 SMs at 1,980 MHz: 10.609 us, the longer, so
+  // each of the 32 layers adds 10.609 - 7.685 us a step.
   const double one_read_ms = 18022400.0 / (3350e9 * 0.7) * 1e3;
-  const double sm_ms = 4 * 9011200.0 / (132 * 1980e3 * 12.5);
+  const double sm_ms = 4 * 9011200.0 / (132 * 1980e3 * 13.0);
   const Json once = answer(llama8b({{"batch_size", 4}}));
   const Json per_query = answer(llama8b({{"batch_size", 4}, {"decode_attention", "per_query_head"}}));
   CHECK(once["serving"]["decode_attention"] == "per_kv_head");

@@ -101,6 +101,7 @@ Names zero_stages() { return {"0", "1", "2", "3"}; }
 Names runtimes() { return {"pytorch", "tensorrt"}; }
 Names decode_attentions() { return {"per_kv_head", "per_query_head"}; }
 Names zero3_gathers() { return {"layer_prefetched", "tensor_blocking"}; }
+Names tp_comm_overlaps() { return {"none", "forward", "forward_backward"}; }
 
 Names command_names() {
   Names names;
@@ -418,6 +419,12 @@ std::vector<FieldSpec> make_field_specs() {
                     "RMSNorm, rotary embedding and gated activation each in one kernel (fused kernels or "
                     "torch.compile); false: PyTorch's eager composites",
                     kTrainingCommands, N::kTransformer));
+  f.push_back(with_allowed(field("tp_comm_overlap", "string", "", "none",
+                                 "with sequence parallelism, the passes whose TP all-gathers and reduce-scatters run "
+                                 "under the linear layers' GEMMs: forward (torchtitan's async TP), forward_backward "
+                                 "(Megatron-Core's --tp-comm-overlap)",
+                                 kTrainingCommands, N::kTransformer),
+                           tp_comm_overlaps));
   f.push_back(field("train_tokens", "number", "tokens", none, "tokens to train on; adds train (time and cost to train)",
                     {"estimate"}, N::kTransformer));
   f.push_back(field("prompt_len", "integer", "tokens", none, "prompt tokens (default: seq_len)", {"inference"},

@@ -50,6 +50,7 @@ const std::vector<std::string>& transformer_request_fields() {
                                                   "fp8_weight_copy",
                                                   "fused_cross_entropy",
                                                   "fused_elementwise",
+                                                  "tp_comm_overlap",
                                                   "zero3_gather",
                                                   "collective_library"};
   static const std::vector<std::string> all = [] {
@@ -105,7 +106,7 @@ Json with_stack_defaults(const Json& request, TransformerRequest& t) {
 bool is_stack_default_field(const std::string& field) {
   for (const char* f :
        {"sequence_parallel", "zero", "recompute", "virtual_stages", "attention", "reshard_after_forward", "micro_batch",
-        "fp8_weight_copy", "fused_cross_entropy", "fused_elementwise"})
+        "fp8_weight_copy", "fused_cross_entropy", "fused_elementwise", "tp_comm_overlap"})
     if (field == f) return true;
   return false;
 }
@@ -189,6 +190,8 @@ TransformerRequest parse_transformer_request(const Json& given, const Device& de
   if (request.contains("fp8_weight_copy")) o.fp8_weight_copy = read_bool(request, "fp8_weight_copy", "");
   if (request.contains("fused_cross_entropy")) o.fused_cross_entropy = read_bool(request, "fused_cross_entropy", "");
   if (request.contains("fused_elementwise")) o.fused_elementwise = read_bool(request, "fused_elementwise", "");
+  if (request.contains("tp_comm_overlap"))
+    o.tp_comm_overlap = parse_tp_comm_overlap(read_string(request, "tp_comm_overlap", ""), "tp_comm_overlap");
   if (request.contains("optimizer")) {
     const std::string opt = read_string(request, "optimizer", "");
     if (!is_allowed("optimizer", opt)) throw Error("must be " + allowed_alternatives("optimizer"), "", "optimizer");

@@ -79,8 +79,8 @@ InferenceEstimate estimate_inference(const TransformerConfig& c, const Inference
   const ModelOps prompt_ops = model_ops(c, prompt);
   const OpContext last = op_context(c, as_training(o, 1, o.tp));
   const ModelOps last_ops = model_ops(c, last);
-  const LayerCommunication prompt_comm = layer_communication(c, prompt, groups, settings, CommTimes{});
-  const LayerCommunication token_comm = layer_communication(c, last, groups, settings, CommTimes{});
+  const LayerCommunication prompt_comm = layer_communication(c, prompt, groups, settings, OverlapWindows{});
+  const LayerCommunication token_comm = layer_communication(c, last, groups, settings, OverlapWindows{});
   const double dense = layers - static_cast<double>(c.moe_layer_count());
   const double moe = static_cast<double>(c.moe_layer_count());
   auto prefill_at = [&](const KernelEfficiency& e) {

@@ -9,8 +9,15 @@ double group_collective_ms(CollectiveOp op, const DeviceGroup& g, double bytes, 
   return cluster_collective(op, CollectiveAlgorithm::kAuto, g.cluster, bytes, s).time_ms();
 }
 
+double overlapped_tp_ms(double comm_ms, double gemm_ms, std::int64_t chunks) {
+  if (chunks <= 1) return comm_ms;
+  const double n = static_cast<double>(chunks);
+  return std::max(comm_ms / n, comm_ms - gemm_ms * (n - 1) / n);
+}
+
 LayerCommunication layer_communication(const TransformerConfig& c, const OpContext& x, const LayoutGroups& g,
-                                       const CollectiveSettings& s, CommTimes attention) {
+                                       const CollectiveSettings& s, const OverlapWindows& windows) {
+  const CommTimes& attention = windows.attention;
   LayerCommunication out;
   const double ab = dtype_bytes(x.activations);
   const double tokens = x.micro_batch * x.seq_len / static_cast<double>(x.cp);
@@ -22,6 +29,10 @@ LayerCommunication layer_communication(const TransformerConfig& c, const OpConte
       const double one = group_collective_ms(CollectiveOp::kAllGather, g.tp, message, s) +
                          group_collective_ms(CollectiveOp::kReduceScatter, g.tp, message, s);
       out.tp_layer = {2 * one, 2 * one};
+      const CommTimes& gemms = windows.tp_gemms;
+      // Split into one piece per TP rank (ring exchange), in each pass that overlaps.
+      if (gemms.fwd_ms > 0) out.tp_layer.fwd_ms = overlapped_tp_ms(2 * one, gemms.fwd_ms, x.tp);
+      if (gemms.bwd_ms > 0) out.tp_layer.bwd_ms = overlapped_tp_ms(2 * one, gemms.bwd_ms, x.tp);
       out.embedding = {group_collective_ms(CollectiveOp::kReduceScatter, g.tp, message, s),
                        group_collective_ms(CollectiveOp::kAllGather, g.tp, message, s)};
       out.head = {group_collective_ms(CollectiveOp::kAllGather, g.tp, message, s),

@@ -4,7 +4,7 @@
 // all-gather and a reduce-scatter in place of each), expert parallelism (all-to-all dispatch and
 // combine), context parallelism (ring attention passes keys and values, overlapped with the
 // attention), and the embedding and vocabulary-parallel head. Exposed: Megatron runs TP
-// collectives on the critical path.
+// collectives on the critical path, unless the stack overlaps them with the GEMMs.
 #include "core/cluster/collectives.h"
 #include "core/transformer/device_groups.h"
 #include "core/transformer/layer_ops.h"
@@ -29,8 +29,21 @@ struct LayerCommunication {
 // links; 0 for a group of one.
 double group_collective_ms(CollectiveOp op, const DeviceGroup& g, double bytes, const CollectiveSettings& s);
 
-// `attention` is one layer's attention-core time (what ring attention overlaps with).
+// What a layer's communication can run under: the attention core (ring attention) and, when the
+// stack overlaps TP communication with the GEMMs (TrainingOptions::tp_comm_overlap), the layer's
+// linear GEMMs; zero where nothing overlaps.
+struct OverlapWindows {
+  CommTimes attention;
+  CommTimes tp_gemms;
+};
+
+// The exposed part of a layer's sequence-parallel TP collectives (`comm_ms`, one direction) run
+// in `chunks` pieces under GEMMs of `gemm_ms`: each piece but one moves while a GEMM piece runs
+// (the first all-gather piece is local; the last reduce-scatter piece follows the last GEMM
+// piece), so one piece stays exposed, and more where the communication outruns the GEMMs.
+double overlapped_tp_ms(double comm_ms, double gemm_ms, std::int64_t chunks);
+
 LayerCommunication layer_communication(const TransformerConfig& c, const OpContext& x, const LayoutGroups& g,
-                                       const CollectiveSettings& settings, CommTimes attention);
+                                       const CollectiveSettings& settings, const OverlapWindows& windows);
 
 }  // namespace paleo

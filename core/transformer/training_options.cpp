@@ -41,4 +41,12 @@ Zero3Gather parse_zero3_gather(const std::string& s, const std::string& field) {
   throw Error("must be \"layer_prefetched\" or \"tensor_blocking\", got \"" + shortened_utf8(s, 64) + "\"", "", field);
 }
 
+TpCommOverlap parse_tp_comm_overlap(const std::string& s, const std::string& field) {
+  if (s == "none") return TpCommOverlap::kNone;
+  if (s == "forward") return TpCommOverlap::kForward;
+  if (s == "forward_backward") return TpCommOverlap::kForwardBackward;
+  throw Error("must be \"none\", \"forward\" or \"forward_backward\", got \"" + shortened_utf8(s, 64) + "\"", "",
+              field);
+}
+
 }  // namespace paleo

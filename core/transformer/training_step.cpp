@@ -19,18 +19,39 @@ struct OpsTime {
   double fwd_ms = 0, bwd_ms = 0;
   double recompute_ms = 0;          // forward work redone in the backward pass
   CommTimes attention;              // the attention core (what ring attention hides behind)
+  CommTimes linear;                 // the linear layers' GEMMs (what overlapped TP hides behind)
 };
 
+// A linear layer whose TP communication is overlapped runs its forward GEMM as `pieces` GEMMs
+// of 1/pieces of the tokens each, one per piece of the all-gather or reduce-scatter (Transformer
+// Engine's ring-exchange and pipelined overlaps); its backward GEMMs run whole beside the
+// collectives (the bulk overlaps).
+OpTime layer_op_time(const TransformerOp& op, const Device& d, const KernelEfficiency& e, const PrecisionPolicy& t,
+                     std::int64_t pieces) {
+  OpTime whole = op_time(op, d, e, t);
+  if (pieces <= 1 || op.op_class != OpClass::kMatmul) return whole;
+  TransformerOp piece = op;
+  piece.m /= static_cast<double>(pieces);
+  piece.batches *= static_cast<double>(pieces);
+  whole.fwd_ms = op_time(piece, d, e, t).fwd_ms + static_cast<double>(pieces - 1) * e.kernel_overhead_ms;
+  return whole;
+}
+
+// `pieces`: the TP degree when the layer's TP communication is overlapped with its GEMMs, else 1.
 OpsTime time_ops(const std::vector<TransformerOp>& ops, const Device& d, const KernelEfficiency& e,
-                 const PrecisionPolicy& t, Recompute r, bool is_layer) {
+                 const PrecisionPolicy& t, Recompute r, bool is_layer, std::int64_t pieces = 1) {
   OpsTime out;
   for (const TransformerOp& op : ops) {
-    const OpTime ot = op_time(op, d, e, t);
+    const OpTime ot = layer_op_time(op, d, e, t, is_layer ? pieces : 1);
     out.fwd_ms += ot.fwd_ms;
     out.bwd_ms += ot.bwd_ms;
     if (op.attention_core) {
       out.attention.fwd_ms += ot.fwd_ms;
       out.attention.bwd_ms += ot.bwd_ms;
+    }
+    if (op.op_class == OpClass::kMatmul) {
+      out.linear.fwd_ms += ot.fwd_ms;
+      out.linear.bwd_ms += ot.bwd_ms;
     }
     if (is_layer) out.recompute_ms += recompute_share(op, r) * ot.fwd_ms;
   }
@@ -38,10 +59,10 @@ OpsTime time_ops(const std::vector<TransformerOp>& ops, const Device& d, const K
 }
 
 void add_rows(std::vector<OpRow>& rows, const std::vector<TransformerOp>& ops, double count, const Device& d,
-              const KernelEfficiency& e, const PrecisionPolicy& t) {
+              const KernelEfficiency& e, const PrecisionPolicy& t, std::int64_t pieces = 1) {
   if (count <= 0) return;
   for (const TransformerOp& op : ops) {
-    const OpTime ot = op_time(op, d, e, t);
+    const OpTime ot = layer_op_time(op, d, e, t, pieces);
     OpRow r;
     r.name = op.name;
     r.type = op.type;
@@ -87,15 +108,23 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
   const KernelEfficiency& eff = o.efficiency;
   const PrecisionPolicy& t = o.precision;
 
-  const OpsTime dense = time_ops(ops.dense_layer, device, eff, t, o.recompute, true);
-  const OpsTime moe = time_ops(ops.moe_layer, device, eff, t, o.recompute, true);
+  const bool tp_overlap = o.tp_comm_overlap != TpCommOverlap::kNone && x.sequence_parallel && p.tp > 1;
+  const std::int64_t pieces = tp_overlap ? p.tp : 1;
+  const OpsTime dense = time_ops(ops.dense_layer, device, eff, t, o.recompute, true, pieces);
+  const OpsTime moe = time_ops(ops.moe_layer, device, eff, t, o.recompute, true, pieces);
   const OpsTime embedding = time_ops(ops.embedding, device, eff, t, o.recompute, false);
   const OpsTime head = time_ops(ops.head, device, eff, t, o.recompute, false);
 
   const LayoutGroups groups = layout_groups(cluster, p);
   CollectiveSettings settings = collective_settings(device, 1);
   settings.library = o.collective_library;
-  const LayerCommunication comm = layer_communication(c, x, groups, settings, dense.attention);
+  OverlapWindows windows;
+  windows.attention = dense.attention;
+  if (tp_overlap) {
+    windows.tp_gemms.fwd_ms = dense.linear.fwd_ms;
+    if (o.tp_comm_overlap == TpCommOverlap::kForwardBackward) windows.tp_gemms.bwd_ms = dense.linear.bwd_ms;
+  }
+  const LayerCommunication comm = layer_communication(c, x, groups, settings, windows);
   const bool full = o.recompute == Recompute::kFull;
 
   // Pipeline sends: one micro-batch's activations per chunk boundary, each way.
@@ -261,8 +290,8 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
   if (detailed) {
     add_rows(est.ops, ops.embedding, 1, device, eff, t);
     const double moe_layers = static_cast<double>(c.moe_layer_count());
-    add_rows(est.ops, ops.dense_layer, static_cast<double>(c.layers) - moe_layers, device, eff, t);
-    add_rows(est.ops, ops.moe_layer, moe_layers, device, eff, t);
+    add_rows(est.ops, ops.dense_layer, static_cast<double>(c.layers) - moe_layers, device, eff, t, pieces);
+    add_rows(est.ops, ops.moe_layer, moe_layers, device, eff, t, pieces);
     add_rows(est.ops, ops.head, 1, device, eff, t);
   }
 
