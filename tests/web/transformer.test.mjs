@@ -315,3 +315,23 @@ test('the element-wise kernels: the stack\'s default sends nothing, "eager" and 
   assert.equal('fused_elementwise' in planRequest(state), false);
   await assertLinkKeeps(page, 'fused_elementwise', 'true', cli);
 });
+
+test('the TP communication overlap: the default sends nothing, "forward and backward" prices as the CLI does, and a link keeps it', async () => {
+  const page = await open('#net=llama3_8b&tp=8&sequence_parallel=true&seq_len=8192&micro_batch=1&global_batch=8' +
+    '&t_per_node=8');
+  const options = await page.locator('#tp_comm_overlap option').evaluateAll((os) => os.map((o) => o.value));
+  assert.deepEqual(options, ['', 'none', 'forward', 'forward_backward']);
+  const stack = await result(page);
+  assert.equal('tp_comm_overlap' in stack.requests.estimate, false);
+  await afterUpdate(page, () => page.selectOption('#tp_comm_overlap', 'forward_backward'));
+  const overlapped = await result(page);
+  assert.equal(overlapped.requests.estimate.tp_comm_overlap, 'forward_backward');
+  const cli = cliApi(overlapped.requests.estimate);
+  assertClose(overlapped.transformer, cli, 1e-12);
+  assert.ok(cli.breakdown.tp_comm_ms < stack.transformer.breakdown.tp_comm_ms,
+    `overlapped ${cli.breakdown.tp_comm_ms} ms, exposed ${stack.transformer.breakdown.tp_comm_ms} ms`);
+  const state = { ...TRANSFORMER_DEFAULTS, net: 'llama3_8b', device: 'H100_SXM', calibration: '' };
+  assert.equal(planRequest({ ...state, tp_comm_overlap: 'forward' }).tp_comm_overlap, 'forward');
+  assert.equal('tp_comm_overlap' in planRequest(state), false);
+  await assertLinkKeeps(page, 'tp_comm_overlap', 'forward_backward', cli);
+});

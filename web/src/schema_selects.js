@@ -11,6 +11,8 @@ const LABELS = {
     full: 'full (every layer)' },
   attention: { flash: 'flash (fused, no score matrix)', materialized: 'materialized (score matrix in memory)' },
   fused_elementwise: { true: 'fused (torch.compile, Megatron)', false: 'eager PyTorch (small kernels)' },
+  tp_comm_overlap: { none: 'none (on the critical path)', forward: 'forward (torchtitan\'s async TP)',
+    forward_backward: 'forward and backward (Megatron-Core\'s --tp-comm-overlap)' },
   optimizer: {},
   scaling: {},
   parallel: {},
@@ -61,6 +63,7 @@ const DEFAULT_AS_EMPTY = { memory_format: (f) => String(f.default), timing: (f) 
 // docs/transformer.md): a first option '' sends nothing, and the answer's `assumed` says what the
 // stack chose. The KV cache's format likewise defaults to the activations'.
 const FIRST_EMPTY = { recompute: 'the stack\'s default', fused_elementwise: 'the stack\'s default',
+  tp_comm_overlap: 'the stack\'s default',
   kv_cache_dtype: 'as the activations' };
 // Selects offering only the values they label: number formats the core also reads under other
 // names (fp8_e4m3, fp8_e5m2) that the page does not offer.

@@ -8,6 +8,7 @@ export const TRANSFORMER_DEFAULTS = {
   // recompute may be '': the software era's stack chooses (the answer's `assumed` says what).
   schedule: '1f1b', seq_len: 0, global_batch: 64, micro_batch: 1, recompute: 'selective', zero: 1, attention: 'flash',
   fused_elementwise: '',  // '': the stack's ('true' fused kernels or torch.compile, 'false' eager PyTorch)
+  tp_comm_overlap: '',  // '': the stack's (none); 'forward': async TP, 'forward_backward': --tp-comm-overlap
   t_cluster: '', t_nodes: 1, t_per_node: 8, train_btokens: 1000,
   t_software_era: '',  // '': the era of the device's generation
 };
@@ -24,11 +25,16 @@ export const FIELD_INPUTS = { nodes: 't_nodes', devices_per_node: 't_per_node', 
 
 // The inputs a plan depends on (a plan made for other values is out of date).
 const PLAN_KEYS = ['net', 'device', 'cluster', 'nodes', 'devices_per_node', 'global_batch', 'seq_len', 'precision',
-  'software_era', 'efficiency', 'fused_elementwise'];
+  'software_era', 'efficiency', 'fused_elementwise', 'tp_comm_overlap'];
 
-// The stack's element-wise kernels, when the page states them ('' leaves the stack's default).
-const withElementwise = (request, state) =>
-  (state.fused_elementwise === '' ? request : { ...request, fused_elementwise: state.fused_elementwise === 'true' });
+// The stack's choices the page states: its element-wise kernels and its TP overlap ('' leaves the
+// stack's default).
+function withStackChoices(request, state) {
+  const out = { ...request };
+  if (state.fused_elementwise !== '') out.fused_elementwise = state.fused_elementwise === 'true';
+  if (state.tp_comm_overlap !== '') out.tp_comm_overlap = state.tp_comm_overlap;
+  return out;
+}
 
 // The "net" of a request: the pasted config (a compact {"transformer": ...} or a Hugging Face
 // config.json), else the preset key. Throws a SyntaxError when the config is not JSON.
@@ -55,14 +61,14 @@ export function transformerRequest(state, command = 'estimate') {
     request.train_tokens = state.train_btokens * 1e9;
     request.price_per_gpu_hour = state.price_preset || state.price;
   }
-  return withProfile(withElementwise(request, state), state.calibration, 'transformer');
+  return withProfile(withStackChoices(request, state), state.calibration, 'transformer');
 }
 
 export function planRequest(state, top = 10) {
   const request = { command: 'plan', net: transformerNet(state), ...hardware(state), precision: state.precision,
     global_batch: state.global_batch, top };
   if (state.seq_len > 0) request.seq_len = state.seq_len;
-  return withProfile(withElementwise(request, state), state.calibration, 'transformer');
+  return withProfile(withStackChoices(request, state), state.calibration, 'transformer');
 }
 
 // A fingerprint of the plan's inputs, to tell when a plan on screen is out of date.
