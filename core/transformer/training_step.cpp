@@ -28,13 +28,13 @@ struct OpsTime {
 // collectives (the bulk overlaps).
 OpTime layer_op_time(const TransformerOp& op, const Device& d, const KernelEfficiency& e, const PrecisionPolicy& t,
                      std::int64_t pieces) {
-  OpTime whole = op_time(op, d, e, t);
-  if (pieces <= 1 || op.op_class != OpClass::kMatmul) return whole;
-  TransformerOp piece = op;
+  OpTime time = op_time(op, d, e, t);
+  if (pieces <= 1 || op.op_class != OpClass::kMatmul) return time;
+  TransformerOp piece = op;  // the same FLOPs and bytes, as `pieces` products of m / pieces rows
   piece.m /= static_cast<double>(pieces);
   piece.batches *= static_cast<double>(pieces);
-  whole.fwd_ms = op_time(piece, d, e, t).fwd_ms + static_cast<double>(pieces - 1) * e.kernel_overhead_ms;
-  return whole;
+  time.fwd_ms = op_time(piece, d, e, t).fwd_ms + static_cast<double>(pieces - 1) * e.kernel_overhead_ms;
+  return time;
 }
 
 // `pieces`: the TP degree when the layer's TP communication is overlapped with its GEMMs, else 1.
