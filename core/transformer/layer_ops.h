@@ -24,8 +24,9 @@ struct TransformerOp {
   double causal_fraction = 1;  // kAttention with a causal flash kernel skips masked blocks
   double fwd_bytes = 0;      // memory traffic of kMemory ops (kMatmul: derived from the shape)
   double bwd_bytes = 0;
-  // kMemory: the kernels each way (an operator PyTorch runs eagerly as a composite launches one
-  // per elementary operator: transformer/eager_elementwise.h).
+  // The kernels each way. kMemory: an operator PyTorch runs eagerly as a composite launches one
+  // per elementary operator (transformer/eager_elementwise.h). kMatmul, forward only: a product
+  // run in pieces launches one per piece (overlapped TP communication, training_step.cpp).
   double fwd_kernels = 1, bwd_kernels = 1;
   double params = 0;         // on this device
   double saved_bytes = 0;    // activations kept for the backward pass (no recompute)

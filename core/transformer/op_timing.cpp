@@ -33,7 +33,7 @@ OpTime op_time(const TransformerOp& op, const Device& d, const KernelEfficiency&
   const double launch = e.kernel_overhead_ms;
   switch (op.op_class) {
     case OpClass::kMatmul: {
-      t.fwd_ms = matmul_ms(d, e, compute, op.m, op.n, op.k, op.batches) + launch;
+      t.fwd_ms = matmul_ms(d, e, compute, op.m, op.n, op.k, op.batches) + op.fwd_kernels * launch;
       // dX = dY W^T: (m x n)(n x k); dW = X^T dY: (k x m)(m x n).
       t.bwd_ms = matmul_ms(d, e, compute, op.m, op.k, op.n, op.batches) +
                  matmul_ms(d, e, compute, op.k, op.n, op.m, op.batches) + 2 * launch;

@@ -33,7 +33,8 @@ OpTime layer_op_time(const TransformerOp& op, const Device& d, const KernelEffic
   TransformerOp piece = op;  // the same FLOPs and bytes, as `pieces` products of m / pieces rows
   piece.m /= static_cast<double>(pieces);
   piece.batches *= static_cast<double>(pieces);
-  time.fwd_ms = op_time(piece, d, e, t).fwd_ms + static_cast<double>(pieces - 1) * e.kernel_overhead_ms;
+  piece.fwd_kernels = static_cast<double>(pieces);
+  time.fwd_ms = op_time(piece, d, e, t).fwd_ms;
   return time;
 }
 
