@@ -14,6 +14,7 @@ Json device_json(const Device& d) {
             {"sm_count", d.sm_count},
             {"is_gpu", d.is_gpu}};
   for (const auto& [format, gflops] : d.peak_tensor_gflops) j["peak_tensor_gflops"][format] = gflops;
+  if (d.stream_bandwidth_gb_per_s > 0) j["stream_bandwidth_gb_per_s"] = d.stream_bandwidth_gb_per_s;
   if (!d.node.empty()) j["node"] = d.node;  // so that the device sent back keeps its node's links
   return j;
 }

@@ -63,6 +63,19 @@ bool applies_to(const Json& doc, const std::string& workload) {
   return applies_strictly_to(doc, workload) || (workload == "inference" && applies_strictly_to(doc, "transformer"));
 }
 
+// A serving step streams its weights and KV cache; a training stack's memory fraction is a fit
+// over a training step's many smaller element-wise kernels. Served on a training stack's era, the
+// memory-bound work runs at the device's measured streaming rate where the device has one; a
+// serving era keeps its own.
+SoftwareEra served_at_streaming_rate(SoftwareEra era, const Device& device) {
+  if (device.stream_bandwidth_gb_per_s <= 0 || device.mem_bandwidth_gb_per_s <= 0) return era;
+  for (const Json& doc : Presets::instance().software_eras())
+    if (doc.value("key", "") == era.key && applies_strictly_to(doc, "inference")) return era;
+  era.efficiency.memory_fraction = device.stream_bandwidth_gb_per_s / device.mem_bandwidth_gb_per_s;
+  era.name += ", memory at the device's measured streaming rate";
+  return era;
+}
+
 }  // namespace
 
 std::vector<EraFit> era_fits(const Json& era) {
@@ -125,6 +138,7 @@ SoftwareEra software_era_of_request(const Json& request, const Device& device, c
       request.contains("software_era")
           ? software_era(read_string(request, "software_era", ""), "software_era", workload, device.generation)
           : default_software_era(device, workload, by_zero_stage && requests_zero3(request));
+  if (workload == "inference") era = served_at_streaming_rate(std::move(era), device);
   if (request.contains("efficiency")) {
     era.efficiency = efficiency_from_json(request["efficiency"], era.efficiency, "efficiency");
     era.name += ", with the request's efficiency";

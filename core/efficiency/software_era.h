@@ -61,7 +61,10 @@ SoftwareEra default_software_era(const Device& device, const std::string& worklo
 
 // The era a request asks for: its "software_era" (else the default of the device, workload and,
 // for a transformer's training, ZeRO stage unless `by_zero_stage` is false: a plan weighs every
-// stage), with its "efficiency" object laid over. Throws paleo::Error naming the field.
+// stage), with its "efficiency" object laid over. Serving ("inference") on a training stack's era
+// takes the device's measured streaming rate as its memory fraction where the device states one
+// (Device::stream_bandwidth_gb_per_s; the request's "efficiency" still overrides it). Throws
+// paleo::Error naming the field.
 SoftwareEra software_era_of_request(const Json& request, const Device& device, const std::string& workload,
                                     bool by_zero_stage = true);
 

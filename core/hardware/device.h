@@ -13,6 +13,11 @@ struct Device {
   double peak_gflops = 0;             // 1e9 FLOP/s
   double mem_bandwidth_gb_per_s = 0;  // paleo2017 divides by 2^30 (see ModelProfile)
   double memory_bytes = 0;            // 0 = unknown
+  // The rate a large streaming kernel reaches, read and write together (a measured element-wise
+  // kernel over a tensor far larger than the caches). 0 = not measured. A serving step, which
+  // streams its weights and KV cache, runs its memory-bound work at it where its era is a
+  // training stack's (core/efficiency/software_era.h).
+  double stream_bandwidth_gb_per_s = 0;
   bool is_gpu = true;
   // Streaming multiprocessors (compute units): how many tiles of a matrix product run at once,
   // for wave quantization (core/efficiency/kernel_efficiency.h). 0 = unknown: no wave effect.

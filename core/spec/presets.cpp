@@ -46,9 +46,21 @@ const Json& list_in(const Json& doc, const char* name) {
 
 // The members a device object may have: what it is priced with, and the presets' provenance
 // (so that a preset of `paleo presets` can be sent back as it is).
-constexpr const char* kDeviceMembers[] = {"key", "name", "generation", "node", "clock_mhz", "peak_gflops",
-                                          "peak_tensor_gflops", "mem_bandwidth_gb_per_s", "memory_bytes",
-                                          "sm_count", "is_gpu", "origin", "sources", "notes"};
+constexpr const char* kDeviceMembers[] = {"key",
+                                          "name",
+                                          "generation",
+                                          "node",
+                                          "clock_mhz",
+                                          "peak_gflops",
+                                          "peak_tensor_gflops",
+                                          "mem_bandwidth_gb_per_s",
+                                          "memory_bytes",
+                                          "stream_bandwidth_gb_per_s",
+                                          "sm_count",
+                                          "is_gpu",
+                                          "origin",
+                                          "sources",
+                                          "notes"};
 
 // The generations the device presets name (and the software eras pick by).
 std::string known_generation(const std::string& generation, const std::string& field) {
@@ -92,6 +104,13 @@ Device device_from_json(const Json& obj, const std::string& field) {
   if (obj.contains("memory_bytes") && !obj["memory_bytes"].is_null()) {
     d.memory_bytes = read_number(obj, "memory_bytes", "");
     if (d.memory_bytes < 0 || d.memory_bytes > 1e18) throw Error("'memory_bytes' must be from 0 to 1e18", "", field);
+  }
+  if (obj.contains("stream_bandwidth_gb_per_s") && !obj["stream_bandwidth_gb_per_s"].is_null()) {
+    d.stream_bandwidth_gb_per_s = read_number(obj, "stream_bandwidth_gb_per_s", "");
+    if (!(d.stream_bandwidth_gb_per_s >= 0 && d.stream_bandwidth_gb_per_s <= d.mem_bandwidth_gb_per_s))
+      throw Error("'stream_bandwidth_gb_per_s' must be from 0 (not measured) to the device's mem_bandwidth_gb_per_s (" +
+                      echo(Json(d.mem_bandwidth_gb_per_s)) + "), got " + echo(obj["stream_bandwidth_gb_per_s"]),
+                  "", field);
   }
   if (obj.contains("sm_count") && !obj["sm_count"].is_null()) {
     const Json& sm = obj["sm_count"];

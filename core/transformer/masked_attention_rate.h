@@ -15,7 +15,8 @@ namespace paleo {
 // Cache elements (one key or value scalar for one query head) the kernel consumes per SM per
 // cycle: fitted to the per-query-head rows of TensorRT-LLM v0.5 and v0.6.1 (A100, H100, H200;
 // docs/validation.md, "The masked attention's rate per SM cycle"), again whenever the training
-// eras whose kernels those rows take are refitted (12.5 until 0.3.22).
+// eras whose kernels those rows take are refitted, or their memory rate moves (12.5 until 0.3.22;
+// 13.0 again in 0.3.23, serving on Hopper at the device's measured streaming rate).
 inline constexpr double kMaskedAttentionElementsPerSmCycle = 13.0;
 
 // The time the kernel's SMs take for `elements` cache elements on `device`; 0 when the device
