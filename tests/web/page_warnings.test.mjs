@@ -89,6 +89,27 @@ test('a custom device starts from the device chosen before; a bad value is the c
   await page.close();
 });
 
+test("a preset's streaming measurement comes with its custom copy, and a rate above the bandwidth is refused beside it", async () => {
+  const page = await open('#device=H100_SXM');
+  await page.selectOption('#device', 'custom');
+  await page.locator('#custom-device').waitFor();
+  // presets/devices.json: the H100 SXM's measured 2,988 GB/s, sent with the copy.
+  assert.equal(await page.locator('#cd_stream_gbps').inputValue(), '2988');
+  await page.waitForFunction(() => window.paleoResult.requests.estimate.device.stream_bandwidth_gb_per_s === 2988);
+  // Below the measured stream, the bandwidth makes the measurement impossible: the core's message
+  // beside the streaming input.
+  await page.fill('#cd_bandwidth_gbps', '2000');
+  const note = page.locator('#cd_stream_gbps + .field-error');
+  await note.waitFor();
+  assert.match(await note.textContent(), /stream_bandwidth_gb_per_s/);
+  // 0: not measured, nothing sent.
+  await page.fill('#cd_stream_gbps', '0');
+  await page.waitForFunction(() => !document.querySelector('#cd_stream_gbps + .field-error'));
+  await page.waitForFunction(() => window.paleoResult.requests.estimate.device.stream_bandwidth_gb_per_s === undefined);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('a custom device stays when a transformer is picked, and prices it', async () => {
   const page = await open('#device=custom&cd_name=Mine&cd_bf16_tflops=500');
   await page.selectOption('#net', 'llama3_8b');

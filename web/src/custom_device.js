@@ -8,6 +8,9 @@ export const CUSTOM_DEVICE_DEFAULTS = {
   cd_name: 'My GPU', cd_generation: 'hopper', cd_fp32_tflops: 67, cd_tf32_tflops: 495, cd_fp16_tflops: 989,
   cd_bf16_tflops: 989, cd_fp8_tflops: 1979, cd_bandwidth_gbps: 3350, cd_memory_gib: 80, cd_sms: 132,
   cd_clock_mhz: 1980,
+  // The rate a large streaming kernel reached, measured (0: not measured; a preset's copy keeps its
+  // measurement): serving streams at it.
+  cd_stream_gbps: 0,
   // The cluster preset built of the device it started from: a transformer's nodes are joined by its
   // links unless the page names another ('' for none: the core's PCIe nodes over Ethernet).
   cd_cluster: 'dgx_h100_ndr',
@@ -29,6 +32,7 @@ export function deviceOf(state) {
     sm_count: state.cd_sms, is_gpu: state.cd_generation !== 'cpu',
   };
   if (state.cd_generation) device.generation = state.cd_generation;
+  if (state.cd_stream_gbps) device.stream_bandwidth_gb_per_s = state.cd_stream_gbps;
   const peaks = Object.entries(TENSOR_INPUTS).filter(([, key]) => state[key] !== 0);
   if (peaks.length) device.peak_tensor_gflops = Object.fromEntries(peaks.map(([format, key]) => [format, state[key] * 1e3]));
   return device;
@@ -42,6 +46,7 @@ export function customFromPreset(preset, clusters = []) {
     cd_cluster: preset.node ?? clusters.find((c) => c.device === preset.key)?.key ?? '',
     cd_name: `${preset.name} (edited)`, cd_generation: preset.generation ?? '',
     cd_fp32_tflops: preset.peak_gflops / 1e3, cd_bandwidth_gbps: preset.mem_bandwidth_gb_per_s,
+    cd_stream_gbps: preset.stream_bandwidth_gb_per_s ?? 0,
     cd_memory_gib: (preset.memory_bytes ?? 0) / GIB, cd_sms: preset.sm_count ?? 0, cd_clock_mhz: preset.clock_mhz,
     ...Object.fromEntries(Object.entries(TENSOR_INPUTS).map(([format, key]) => [key, (tensor[format] ?? 0) / 1e3])),
   };
@@ -50,7 +55,8 @@ export function customFromPreset(preset, clusters = []) {
 // The input of the device member a core error's message names ("'peak_gflops' must be ..."), for
 // the custom device; null for another message.
 const MEMBER_INPUTS = { name: 'cd_name', generation: 'cd_generation', peak_gflops: 'cd_fp32_tflops',
-  mem_bandwidth_gb_per_s: 'cd_bandwidth_gbps', memory_bytes: 'cd_memory_gib', sm_count: 'cd_sms',
+  mem_bandwidth_gb_per_s: 'cd_bandwidth_gbps', stream_bandwidth_gb_per_s: 'cd_stream_gbps', memory_bytes: 'cd_memory_gib',
+  sm_count: 'cd_sms',
   clock_mhz: 'cd_clock_mhz', ...TENSOR_INPUTS };
 export const isDeviceField = (field) => field === 'device' || field.startsWith('device.');
 export function customDeviceInput(message) {
