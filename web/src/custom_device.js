@@ -56,8 +56,7 @@ export function customFromPreset(preset, clusters = []) {
 // the custom device; null for another message.
 const MEMBER_INPUTS = { name: 'cd_name', generation: 'cd_generation', peak_gflops: 'cd_fp32_tflops',
   mem_bandwidth_gb_per_s: 'cd_bandwidth_gbps', stream_bandwidth_gb_per_s: 'cd_stream_gbps', memory_bytes: 'cd_memory_gib',
-  sm_count: 'cd_sms',
-  clock_mhz: 'cd_clock_mhz', ...TENSOR_INPUTS };
+  sm_count: 'cd_sms', clock_mhz: 'cd_clock_mhz', ...TENSOR_INPUTS };
 export const isDeviceField = (field) => field === 'device' || field.startsWith('device.');
 export function customDeviceInput(message) {
   const member = /'(\w+)'/.exec(message.replace(/^field '[^']*': /, ''))?.[1];
