@@ -16,6 +16,13 @@ const Json* generation_refit(const Json& doc, const std::string& generation) {
   return nullptr;
 }
 
+bool applies_strictly_to(const Json& doc, const std::string& workload) {
+  if (!doc.contains("applies_to")) return true;
+  for (const Json& w : doc["applies_to"])
+    if (w.is_string() && w.get<std::string>() == workload) return true;
+  return false;
+}
+
 // The era as it runs on `generation`: its parameters, with those refitted to that generation's
 // published cases laid over ("by_generation": the same software reaches another fraction of an
 // older or newer architecture's peak).
@@ -43,14 +50,8 @@ SoftwareEra era_from_json(const Json& doc, const std::string& field, const std::
   }
   // Its name is checked where the transformer request reads it (core/api/transformer_request.cpp).
   if (doc.contains("zero3_gather")) era.zero3_gather = read_string(doc, "zero3_gather", "");
+  era.serving = applies_strictly_to(doc, "inference");
   return era;
-}
-
-bool applies_strictly_to(const Json& doc, const std::string& workload) {
-  if (!doc.contains("applies_to")) return true;
-  for (const Json& w : doc["applies_to"])
-    if (w.is_string() && w.get<std::string>() == workload) return true;
-  return false;
 }
 
 // Whether a request asks for ZeRO stage 3 ("zero": 3).
@@ -68,9 +69,7 @@ bool applies_to(const Json& doc, const std::string& workload) {
 // memory-bound work runs at the device's measured streaming rate where the device has one; a
 // serving era keeps its own.
 SoftwareEra served_at_streaming_rate(SoftwareEra era, const Device& device) {
-  if (device.stream_bandwidth_gb_per_s <= 0 || device.mem_bandwidth_gb_per_s <= 0) return era;
-  for (const Json& doc : Presets::instance().software_eras())
-    if (doc.value("key", "") == era.key && applies_strictly_to(doc, "inference")) return era;
+  if (era.serving || device.stream_bandwidth_gb_per_s <= 0 || device.mem_bandwidth_gb_per_s <= 0) return era;
   era.efficiency.memory_fraction = device.stream_bandwidth_gb_per_s / device.mem_bandwidth_gb_per_s;
   era.name += ", memory at the device's measured streaming rate";
   return era;

@@ -30,6 +30,9 @@ struct SoftwareEra {
   // How the stack's ZeRO-3 gathers weights ("tensor_blocking": DeepSpeed's of 2021; empty: per
   // layer, prefetched), core/transformer/zero3_exposure.h.
   std::string zero3_gather;
+  // Whether the era is a serving engine's ("applies_to" lists "inference"), whose memory fraction
+  // is its own; serving on a training stack's era streams at the device's measured rate instead.
+  bool serving = false;
   // Why a request that named no era runs this one: "generation" (the default of its device's
   // generation) or "zero3" (the default of a ZeRO-3 request there); empty when it was named.
   std::string chosen_by;
