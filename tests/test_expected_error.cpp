@@ -177,6 +177,16 @@ TEST_CASE("Every estimate carries the expected error of its family", "[api][expe
   check({{"command", "estimate"}, {"net", "llama3_8b"}, {"device", "H100_SXM"}, {"cluster", "dgx_h100_ndr"}, {"tp", 2},
          {"global_batch", 64}, {"seq_len", 8192}}, "transformers");
   check({{"command", "layers"}, {"net", "llama3_8b"}}, "transformers");
+  // A mixture of experts' training has its own band (nothing fitted to it), not the dense runs'.
+  check({{"command", "estimate"},
+         {"net", "mixtral_8x7b"},
+         {"device", "H100_SXM"},
+         {"cluster", "dgx_h100_ndr"},
+         {"ep", 8},
+         {"global_batch", 64},
+         {"seq_len", 4096}},
+        "moe_training");
+  check({{"command", "layers"}, {"net", "mixtral_8x7b"}}, "moe_training");
   check({{"command", "estimate"}, {"net", "vgg16"}}, "cnn_single_gpu");
   check({{"command", "layers"}, {"net", "alexnet_owt"}, {"device", "V100_SXM2_16GB"}}, "cnn_single_gpu");
   check({{"command", "estimate"}, {"net", "resnet50_v1_5"}, {"cluster", "dgx1_v100_edr"}}, "cnn_data_parallel");

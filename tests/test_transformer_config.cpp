@@ -145,10 +145,14 @@ TEST_CASE("real Hugging Face config.json files parse and meet the published size
     double published;
     double active;  // 0: dense
   };
-  const Fixture fixtures[] = {{"Meta-Llama-3-8B", 8.03e9, 0}, {"Mistral-7B-v0.1", 7.24e9, 0},
-                              {"Qwen2-7B", 7.62e9, 0},        {"gpt2", 124439808, 0},
-                              {"gpt-neox-20b", 20.55e9, 0},   {"bert-large-uncased", 335e6, 0},
-                              {"Mixtral-8x7B-v0.1", 46.7e9, 12.9e9}};
+  const Fixture fixtures[] = {{"Meta-Llama-3-8B", 8.03e9, 0},
+                              {"Mistral-7B-v0.1", 7.24e9, 0},
+                              {"Qwen2-7B", 7.62e9, 0},
+                              {"gpt2", 124439808, 0},
+                              {"gpt-neox-20b", 20.55e9, 0},
+                              {"bert-large-uncased", 335e6, 0},
+                              {"Mixtral-8x7B-v0.1", 46.7e9, 12.9e9},
+                              {"Qwen3-30B-A3B", 30.5e9, 0}};
   for (const Fixture& f : fixtures) {
     INFO("config " << f.name);
     const Json hf = hf_fixture(f.name);
@@ -203,6 +207,23 @@ TEST_CASE("config.json fields map onto the model as transformers builds it", "[t
   CHECK(mixtral.moe.experts == 8);
   CHECK(mixtral.moe.top_k == 2);
   CHECK(mixtral.moe_layer_count() == 32);
+
+  // Qwen3-MoE names its experts num_experts and gives them an inner size of their own.
+  const paleo::TransformerConfig qwen3 = paleo::transformer_config_from_hf(hf_fixture("Qwen3-30B-A3B"), "net");
+  CHECK(qwen3.moe.experts == 128);
+  CHECK(qwen3.moe.top_k == 8);
+  CHECK(qwen3.expert_ffn() == 768);
+  CHECK(qwen3.moe_layer_count() == 48);  // decoder_sparse_step 1
+  CHECK(qwen3.head_dim == 128);          // 32 heads x 128 = 4096, twice hidden_size
+  // 128 SwiGLU experts of 3 x 2048 x 768 and a 2048 x 128 router, by hand.
+  CHECK(paleo::parameter_count(qwen3).moe_mlp == 128.0 * 3 * 2048 * 768 + 2048 * 128);
+  // The dense Qwen3 (model type qwen3) keeps head_dim and reads no expert field.
+  Json dense = hf_fixture("Qwen3-30B-A3B");
+  dense["model_type"] = "qwen3";
+  const paleo::TransformerConfig qwen3_dense = paleo::transformer_config_from_hf(dense, "net");
+  CHECK_FALSE(qwen3_dense.moe.enabled());
+  CHECK(qwen3_dense.ffn_hidden == 6144);
+  CHECK(qwen3_dense.head_dim == 128);
 
   // The presets built from the same releases count the same parameters.
   const paleo::Presets& presets = paleo::Presets::instance();
@@ -316,6 +337,12 @@ TEST_CASE("bad transformer configs name the bad field", "[transformer]") {
   hf = hf_fixture("Mixtral-8x7B-v0.1");
   hf["num_experts_per_tok"] = 9;
   CHECK(field_of_hf(hf) == "net.num_experts_per_tok");
+  hf = hf_fixture("Qwen3-30B-A3B");
+  hf["mlp_only_layers"] = Json::array({0, 47});  // dense MLPs among the experts' layers
+  CHECK(field_of_hf(hf) == "net.mlp_only_layers");
+  hf = hf_fixture("Qwen3-30B-A3B");
+  hf["moe_intermediate_size"] = -768;
+  CHECK(field_of_hf(hf) == "net.moe_intermediate_size");
   hf = hf_fixture("gpt2");
   hf.erase("model_type");  // the architecture still says GPT-2
   CHECK(field_of_hf(hf).empty());

@@ -388,6 +388,8 @@ std::vector<FieldSpec> make_field_specs() {
                     kTransformerCommands, N::kTransformer));
   f.push_back(field("cp", "integer", "", 1, "context parallelism", kTrainingCommands, N::kTransformer));
   f.push_back(field("ep", "integer", "", 1, "expert parallelism", kTrainingCommands, N::kTransformer));
+  f.push_back(field("expert_tp", "integer", "", none, "expert tensor parallelism (default: tp)", kTrainingCommands,
+                    N::kTransformer));
   f.push_back(field("virtual_stages", "integer", "", 1, "interleaved 1F1B chunks per device (an era may say auto)",
                     kTrainingCommands, N::kTransformer));
   f.push_back(field("sequence_parallel", "boolean", "", false, "sequence parallelism under TP", kTrainingCommands,

@@ -33,6 +33,7 @@ const std::vector<std::string>& transformer_request_fields() {
                                                   "dp",
                                                   "cp",
                                                   "ep",
+                                                  "expert_tp",
                                                   "virtual_stages",
                                                   "sequence_parallel",
                                                   "schedule",
@@ -145,6 +146,7 @@ TransformerRequest parse_transformer_request(const Json& given, const Device& de
   if (request.contains("pp")) p.pp = read_count_field(request, "pp", 1, 4096);
   if (request.contains("cp")) p.cp = read_count_field(request, "cp", 1, 4096);
   if (request.contains("ep")) p.ep = read_count_field(request, "ep", 1, 65536);
+  if (request.contains("expert_tp")) p.expert_tp = read_count_field(request, "expert_tp", 1, 4096);
   if (request.contains("virtual_stages")) p.virtual_stages = read_count_field(request, "virtual_stages", 1, 1024);
   if (request.contains("sequence_parallel")) p.sequence_parallel = read_bool(request, "sequence_parallel", "");
   const std::int64_t model_parallel =

@@ -2,6 +2,6 @@
 
 namespace paleo {
 
-inline constexpr const char* kVersion = "0.3.23";
+inline constexpr const char* kVersion = "0.3.24";
 
 }  // namespace paleo

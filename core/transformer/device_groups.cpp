@@ -30,9 +30,10 @@ LayoutGroups layout_groups(const Cluster& full, const ParallelLayout& p) {
   l.cp = device_group(full, p.cp, p.tp);
   l.dp = device_group(full, p.dp, p.tp * p.cp);
   l.dp_cp = device_group(full, p.dp * p.cp, p.tp);
-  l.ep = device_group(full, p.ep, p.tp);
+  // The experts' ranks: expert_tp fastest, then ep, then the expert data-parallel ranks.
+  l.ep = device_group(full, p.ep, p.etp());
   l.pp = device_group(full, p.pp, p.tp * p.cp * p.dp);
-  l.expert_dp = device_group(full, std::max<std::int64_t>(1, p.dp * p.cp / p.ep), p.tp * p.ep);
+  l.expert_dp = device_group(full, p.expert_dp(), p.etp() * p.ep);
   return l;
 }
 

@@ -21,7 +21,7 @@ DeviceGroup device_group(const Cluster& full, std::int64_t size, std::int64_t st
 
 struct LayoutGroups {
   DeviceGroup tp, cp, dp, dp_cp, ep, pp;  // dp_cp: gradients are reduced over data and context ranks
-  DeviceGroup expert_dp;                   // ranks holding the same experts: dp x cp / ep
+  DeviceGroup expert_dp;                  // ranks holding the same experts: tp x cp x dp / (expert_tp x ep)
 };
 
 LayoutGroups layout_groups(const Cluster& full, const ParallelLayout& p);

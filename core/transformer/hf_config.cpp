@@ -8,7 +8,8 @@
 namespace paleo {
 namespace {
 
-enum class Family { kLlama, kGpt2, kNeox, kBert };  // kLlama: llama, mistral, qwen2, mixtral
+// kLlama: llama, mistral, qwen2, qwen3, mixtral, qwen3_moe.
+enum class Family { kLlama, kGpt2, kNeox, kBert };
 
 // What the transformers library does for one model_type where config.json says nothing.
 struct Rules {
@@ -17,14 +18,16 @@ struct Rules {
   Family family;
   bool tied;      // tie_word_embeddings default
   bool qkv_bias;  // q, k, v biases that no config field announces (Qwen2)
-  bool moe;       // num_local_experts / num_experts_per_tok (Mixtral)
+  bool moe;       // num_local_experts or num_experts / num_experts_per_tok (Mixtral, Qwen3-MoE)
 };
 
 const Rules kRules[] = {
     {"llama", "Llama", Family::kLlama, false, false, false},
     {"mistral", "Mistral", Family::kLlama, false, false, false},
     {"qwen2", "Qwen2For", Family::kLlama, false, true, false},
+    {"qwen3", "Qwen3For", Family::kLlama, false, false, false},
     {"mixtral", "Mixtral", Family::kLlama, false, false, true},
+    {"qwen3_moe", "Qwen3MoeFor", Family::kLlama, false, false, true},
     {"gpt2", "GPT2", Family::kGpt2, true, false, false},
     {"gpt_neox", "GPTNeoX", Family::kNeox, false, false, false},
     {"bert", "Bert", Family::kBert, true, false, false},
@@ -156,8 +159,13 @@ TransformerConfig transformer_config_from_hf(const Json& hf, const std::string& 
   if (!t.copy("dropout", {dropout}, false)) t.compact["dropout"] = gpt2 || bert ? 0.1 : 0.0;
 
   if (rules.moe) {
-    t.copy("moe.experts", {"num_local_experts"}, true);
+    t.copy("moe.experts", {"num_local_experts", "num_experts"}, true);
     if (!t.copy("moe.top_k", {"num_experts_per_tok"}, false)) t.compact["moe"]["top_k"] = 2;
+    // Qwen3-MoE: the experts' own inner size, and an MoE MLP every decoder_sparse_step layers.
+    t.copy("moe.ffn_hidden", {"moe_intermediate_size"}, false);
+    t.copy("moe.every", {"decoder_sparse_step"}, false);
+    if (present(hf, "mlp_only_layers") && !(hf["mlp_only_layers"].is_array() && hf["mlp_only_layers"].empty()))
+      throw Error("must be empty: dense layers among the experts are not supported", "", field + ".mlp_only_layers");
   }
 
   try {

@@ -1,6 +1,7 @@
 #pragma once
-// A Hugging Face config.json read as it is (model types llama, mistral, qwen2, mixtral, gpt2,
-// gpt_neox, bert), with the defaults the transformers library applies to fields the file leaves out.
+// A Hugging Face config.json read as it is (model types llama, mistral, qwen2, qwen3, mixtral,
+// qwen3_moe, gpt2, gpt_neox, bert), with the defaults the transformers library applies to fields
+// the file leaves out.
 #include <string>
 
 #include "core/base/json.h"

@@ -46,8 +46,12 @@ LayerCommunication layer_communication(const TransformerConfig& c, const OpConte
     // Vocabulary-parallel cross-entropy: max, sum and target logit, one fp32 per token each.
     out.head.fwd_ms += 3 * group_collective_ms(CollectiveOp::kAllReduce, g.tp, tokens * 4, s);
   }
+  out.tp_moe_layer = out.tp_layer;
+  if (x.etp == 1 && x.tp > 1) out.tp_moe_layer = {out.tp_layer.fwd_ms / 2, out.tp_layer.bwd_ms / 2};
   if (c.moe.enabled() && x.ep > 1) {
-    const double routed = tokens * static_cast<double>(c.moe.top_k) * static_cast<double>(c.hidden) * ab;
+    // Each device sends the tokens its experts' share of the routing gives it (layer_ops.cpp).
+    const double routed = tokens * static_cast<double>(c.moe.top_k) * static_cast<double>(c.hidden) * ab *
+                          static_cast<double>(x.etp) / static_cast<double>(x.tp);
     const double a2a = group_collective_ms(CollectiveOp::kAllToAll, g.ep, routed, s);
     out.ep_moe_layer = {2 * a2a, 2 * a2a};  // dispatch and combine
   }

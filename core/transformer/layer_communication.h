@@ -18,6 +18,9 @@ struct CommTimes {
 
 struct LayerCommunication {
   CommTimes tp_layer;     // per layer
+  // Per MoE layer: tp_layer, less the MLP's half when the experts are not split over TP
+  // (expert_tp 1 < tp: each rank routes its own tokens, the all-to-all replaces the MLP's collectives).
+  CommTimes tp_moe_layer;
   CommTimes ep_moe_layer; // per MoE layer (all-to-all)
   CommTimes cp_layer;     // per layer, exposed after overlap with the attention kernel
   CommTimes embedding;

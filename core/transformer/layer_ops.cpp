@@ -100,9 +100,10 @@ TransformerOp activation_op(const std::string& name, const TransformerConfig& c,
   return memory_op(name, type, 3 * elements * d.ab, 5 * elements * d.ab, 2 * elements * d.ab);
 }
 
+// `width_split`: the ranks the MLP's inner size is split over (tp; an expert's: expert_tp).
 void add_mlp(std::vector<TransformerOp>& ops, const std::string& prefix, const TransformerConfig& c, const Dims& d,
-             double tokens, double ffn, double matrices, double params_scale, bool moe) {
-  const double f = ffn / d.t;
+             double tokens, double ffn, double width_split, double matrices, double params_scale, bool moe) {
+  const double f = ffn / width_split;
   const double up_n = (c.gated() ? 2 : 1) * f;
   const double bias = c.bias ? 1 : 0;
   TransformerOp up = linear(prefix + ".up", tokens / matrices, up_n, d.h,
@@ -121,15 +122,19 @@ void add_mlp(std::vector<TransformerOp>& ops, const std::string& prefix, const T
 void add_moe_mlp(std::vector<TransformerOp>& ops, const TransformerConfig& c, const OpContext& x, const Dims& d) {
   const double experts = static_cast<double>(c.moe.experts), k = static_cast<double>(c.moe.top_k);
   const double local_experts = experts / static_cast<double>(x.ep);
-  const double routed = d.tokens * k;  // tokens this device's experts process (balanced routing)
+  // Tokens this device's experts process (balanced routing): each of the tp ranks routes its
+  // slice of the micro-batch, and an expert's expert_tp ranks all see its tokens; T k at expert_tp = tp.
+  const double etp = static_cast<double>(x.etp);
+  const double routed = d.tokens * k * etp / d.t;
   TransformerOp router = linear("mlp.router", d.tokens, experts, d.h, d.h * experts, 0);
   router.fp8_eligible = false;  // Megatron-Core keeps the router in fp32/bf16 under fp8
   ops.push_back(router);
   ops.push_back(memory_op("mlp.dispatch", "Permute", 2 * routed * d.h * d.ab, 2 * routed * d.h * d.ab, 0));
-  add_mlp(ops, "mlp.experts", c, d, routed, static_cast<double>(c.expert_ffn()), local_experts, local_experts, true);
+  add_mlp(ops, "mlp.experts", c, d, routed, static_cast<double>(c.expert_ffn()), etp, local_experts, local_experts,
+          true);
   if (c.moe.shared_experts > 0) {
     const double shared = static_cast<double>(c.moe.shared_experts);
-    add_mlp(ops, "mlp.shared", c, d, d.tokens, shared * static_cast<double>(c.expert_ffn()), 1, 1, false);
+    add_mlp(ops, "mlp.shared", c, d, d.tokens, shared * static_cast<double>(c.expert_ffn()), d.t, 1, 1, false);
   }
   ops.push_back(memory_op("mlp.combine", "Combine", (routed + d.tokens) * d.h * d.ab, (routed + d.tokens) * d.h * d.ab,
                           routed * d.h * d.ab));
@@ -170,6 +175,7 @@ OpContext op_context(const TransformerConfig& c, const TrainingOptions& o) {
   x.tp = o.parallel.tp;
   x.cp = o.parallel.cp;
   x.ep = o.parallel.ep;
+  x.etp = o.parallel.etp();
   x.sequence_parallel = o.parallel.sequence_parallel && o.parallel.tp > 1;
   x.activations = o.precision.activations;
   x.attention = o.attention;
@@ -230,7 +236,7 @@ std::vector<TransformerOp> layer_ops(const TransformerConfig& c, const OpContext
   } else {
     // The up-projection keeps its input (the norm's output).
     std::vector<TransformerOp> mlp;
-    add_mlp(mlp, "mlp", c, d, d.tokens, static_cast<double>(c.ffn_hidden), 1, 1, false);
+    add_mlp(mlp, "mlp", c, d, d.tokens, static_cast<double>(c.ffn_hidden), d.t, 1, 1, false);
     mlp[0].saved_bytes = d.tokens * d.h * d.ab / d.rep;
     mlp[0].fp8_input_from_norm = true;
     ops.insert(ops.end(), mlp.begin(), mlp.end());

@@ -52,6 +52,7 @@ struct OpContext {
   double micro_batch = 1;
   double seq_len = 2048;
   std::int64_t tp = 1, cp = 1, ep = 1;
+  std::int64_t etp = 1;  // the ranks an expert's width is split over (ParallelLayout::etp)
   bool sequence_parallel = false;
   Dtype activations = Dtype::kBf16;
   AttentionKernel attention = AttentionKernel::kFlash;

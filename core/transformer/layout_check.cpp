@@ -33,9 +33,18 @@ void check_training_layout(const TransformerConfig& c, const TrainingOptions& o,
   if (o.seq_len % p.cp != 0)
     throw Error("context parallelism " + count_text(p.cp) + " does not divide the sequence " + count_text(o.seq_len), "", "cp");
   if (p.ep > 1 && !c.moe.enabled()) throw Error("expert parallelism needs a mixture-of-experts model", "", "ep");
-  if (c.moe.enabled() && (c.moe.experts % p.ep != 0 || (p.dp * p.cp) % p.ep != 0))
+  if (p.expert_tp > 1 && !c.moe.enabled())
+    throw Error("expert tensor parallelism needs a mixture-of-experts model", "", "expert_tp");
+  const std::int64_t stage_ranks = p.tp * p.cp * p.dp;
+  if (c.moe.enabled() && (c.moe.experts % p.ep != 0 || stage_ranks % (p.etp() * p.ep) != 0))
     throw Error("expert parallelism " + count_text(p.ep) + " must divide the experts (" + count_text(c.moe.experts) +
-                    ") and dp x cp (" + count_text(p.dp * p.cp) + ")", "", "ep");
+                    ") and, times expert_tp (" + count_text(p.etp()) + "), tp x cp x dp (" + count_text(stage_ranks) +
+                    ")",
+                "", "ep");
+  // Below tp each rank routes its own slice of the sequence, as Megatron-Core requires with TP and EP.
+  if (c.moe.enabled() && p.etp() < p.tp && !p.sequence_parallel)
+    throw Error("expert_tp " + count_text(p.etp()) + " below tp " + count_text(p.tp) + " needs sequence_parallel", "",
+                "expert_tp");
   if (o.zero < 0 || o.zero > 3) throw Error("must be 0, 1, 2 or 3", "", "zero");
 }
 

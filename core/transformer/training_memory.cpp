@@ -74,11 +74,10 @@ TransformerMemory training_memory(const TransformerConfig& c, const TrainingOpti
     m.stage = static_cast<std::int64_t>(i);
     m.capacity_bytes = capacity_bytes;
     m.runtime_bytes = kCudaRuntimeBytes;
-    // Experts are replicated over dp x cp / ep ranks only: ZeRO shards them that many ways.
+    // Experts are replicated over the expert data-parallel ranks only: ZeRO shards them that many ways.
     const ModelStateBytes dense =
         model_state_bytes(s.params - s.expert_params, o.precision, o.optimizer, o.zero, shards);
-    const ModelStateBytes experts =
-        model_state_bytes(s.expert_params, o.precision, o.optimizer, o.zero, std::max<std::int64_t>(1, shards / p.ep));
+    const ModelStateBytes experts = model_state_bytes(s.expert_params, o.precision, o.optimizer, o.zero, p.expert_dp());
     m.params_bytes = dense.params + experts.params;
     m.gradients_bytes = dense.gradients + experts.gradients;
     m.optimizer_bytes = dense.optimizer + experts.optimizer;

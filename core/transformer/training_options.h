@@ -1,6 +1,7 @@
 #pragma once
 // The options of a transformer training (or inference) estimate: parallel layout, batch and
 // sequence, precision, recompute, ZeRO stage, attention kernel and optimizer.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -29,10 +30,18 @@ struct ParallelLayout {
   std::int64_t pp = 1;              // pipeline stages
   std::int64_t dp = 1;              // data-parallel replicas
   std::int64_t cp = 1;              // context parallel: the sequence split across devices
-  std::int64_t ep = 1;              // expert parallel (MoE), carved out of dp x cp
+  std::int64_t ep = 1;              // expert parallel (MoE) over a stage's tp x cp x dp ranks
   std::int64_t virtual_stages = 1;  // interleaved 1F1B chunks per device (1 = plain schedule)
   bool sequence_parallel = false;  // norms and dropout split along the sequence under TP
+  // Expert tensor parallelism: the ranks one expert's width is split over; 0 = tp (Megatron-LM's
+  // default). Below tp the experts fold over the TP ranks too ("parallel folding": a stage's
+  // tp x cp x dp ranks are also expert_tp x ep x expert data-parallel ranks). Last, so that
+  // brace-initialised layouts keep their order.
+  std::int64_t expert_tp = 0;
   std::int64_t devices() const { return tp * pp * dp * cp; }
+  std::int64_t etp() const { return expert_tp > 0 ? expert_tp : tp; }
+  // Ranks holding the same experts (their gradients are reduced over them).
+  std::int64_t expert_dp() const { return std::max<std::int64_t>(1, tp * cp * dp / (etp() * ep)); }
 };
 
 struct TrainingOptions {

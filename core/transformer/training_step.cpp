@@ -151,10 +151,14 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
     double fwd_compute = dense_layers * dense.fwd_ms + moe_layers * moe.fwd_ms;
     double bwd_compute = dense_layers * dense.bwd_ms + moe_layers * moe.bwd_ms;
     a.recompute = dense_layers * dense.recompute_ms + moe_layers * moe.recompute_ms;
-    a.tp = layers * (comm.tp_layer.fwd_ms + comm.tp_layer.bwd_ms + (full ? comm.tp_layer.fwd_ms : 0));
+    const auto tp_ms = [&](const CommTimes& per_layer) {
+      return per_layer.fwd_ms + per_layer.bwd_ms + (full ? per_layer.fwd_ms : 0);
+    };
+    a.tp = dense_layers * tp_ms(comm.tp_layer) + moe_layers * tp_ms(comm.tp_moe_layer);
     a.cp = layers * (comm.cp_layer.fwd_ms + comm.cp_layer.bwd_ms);
     a.ep = moe_layers * (comm.ep_moe_layer.fwd_ms + comm.ep_moe_layer.bwd_ms + (full ? comm.ep_moe_layer.fwd_ms : 0));
-    double fwd_comm = layers * (comm.tp_layer.fwd_ms + comm.cp_layer.fwd_ms) + moe_layers * comm.ep_moe_layer.fwd_ms;
+    double fwd_comm = dense_layers * comm.tp_layer.fwd_ms + layers * comm.cp_layer.fwd_ms +
+                      moe_layers * (comm.tp_moe_layer.fwd_ms + comm.ep_moe_layer.fwd_ms);
     if (s.embedding) {
       fwd_compute += embedding.fwd_ms;
       bwd_compute += embedding.bwd_ms;
@@ -213,7 +217,7 @@ TrainingEstimate estimate_training(const TransformerConfig& c, const TrainingOpt
   // Data-parallel gradient reduction and the optimizer, per stage; the last to finish counts.
   const std::int64_t shards = p.dp * p.cp;
   double tail_ms = 0;
-  const std::int64_t expert_shards = std::max<std::int64_t>(1, shards / p.ep);
+  const std::int64_t expert_shards = p.expert_dp();
   for (std::size_t i = 0; i < stages.size(); ++i) {
     const double params = stages[i].params;
     double reduce = 0, gather = 0;

@@ -1,10 +1,10 @@
 #pragma once
 // validation/: the expected error of an estimate. Every estimate response carries the figures of
 // its family in the validation suite (docs/validation.md) as "expected_error": transformer
-// estimates those of "transformers", CNN estimates those of "cnn_single_gpu", or of
-// "cnn_data_parallel" with a cluster. The figures are recorded in presets/error_bands.json (the
-// suite is far too slow to run per estimate); tests/test_expected_error.cpp fails when they
-// disagree with what `validate` computes today.
+// estimates those of "transformers" ("moe_training" for a mixture of experts), CNN estimates those of "cnn_single_gpu",
+// or of "cnn_data_parallel" with a cluster. The figures are recorded in presets/error_bands.json (the suite is far too
+// slow to run per estimate); tests/test_expected_error.cpp fails when they disagree with what `validate` computes
+// today.
 #include <string>
 
 #include "core/base/json.h"
