@@ -2,7 +2,7 @@
 // PALEO_PRESETS_COMPACT): each JSON file without the whitespace between its tokens, and, with
 // --drop-records, without the records the core never reads (no answer carries them): each
 // software era's fit (its residuals, cases, notes and sources), the nets' sources and notes, the
-// error bands' note, source and per-family cross_validated.
+// error bands' note and per-family cross_validated.
 // Every kept token is copied as written (a number's text too, so "1.0" stays a float), and the
 // copy is checked against the file parsed with those members deleted.
 // Usage: node compact_presets.mjs <presets dir> <output dir> [--drop-records]
@@ -23,11 +23,10 @@ const NET_RECORD_MEMBERS = new Set(['sources', 'notes']);
 // What --drop-records leaves out of the file `rel`: (member name, depth) => whether.
 function recordsOf(rel) {
   if (rel === 'software_eras.json') return (key) => ERA_RECORD_MEMBERS.has(key);
-  // The bands' note and source are for readers, and each family's cross_validated follows from
-  // its cross_validation (core/validation/expected_error.cpp reads the figures and that).
+  // The bands' note is for readers, and each family's cross_validated follows from its
+  // cross_validation (core/validation/expected_error.cpp reads the figures and that).
   if (rel === 'error_bands.json')
-    return (key, depth) =>
-      (depth === 0 && (key === 'note' || key === 'source')) || (depth === 2 && key === 'cross_validated');
+    return (key, depth) => (depth === 0 && key === 'note') || (depth === 2 && key === 'cross_validated');
   if (rel.startsWith('nets/')) return (key, depth) => depth === 0 && NET_RECORD_MEMBERS.has(key);
   return () => false;
 }

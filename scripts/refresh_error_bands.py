@@ -86,7 +86,6 @@ def main():
                 'validate\'s errors). Every estimate response carries its family\'s as "expected_error". Written by '
                 'scripts/refresh_error_bands.py from `paleo validate --format json`; tests/test_expected_error.cpp '
                 'fails when it disagrees with what validate computes. Do not edit by hand.',
-        'source': 'docs/validation.md',
         'families': families,
     }
     OUT.write_text(json.dumps(doc, indent=1) + '\n')

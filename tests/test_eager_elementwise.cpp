@@ -45,7 +45,7 @@ Json llama_request(const Json& extra) {
             {"seq_len", 8192},
             {"micro_batch", 2},
             {"recompute", "selective_op"}};
-  for (auto it = extra.begin(); it != extra.end(); ++it) r[it.key()] = it.value();
+  r.update(extra);
   return r;
 }
 

@@ -18,7 +18,7 @@ constexpr auto& answer = ok_answer;  // tests/api_answer.h
 Json serving(const Json& device, const Json& extra = Json::object()) {
   Json r = {{"command", "inference"}, {"net", "llama3_8b"}, {"device", device},    {"tp", 1},
             {"batch_size", 8},        {"prompt_len", 512},  {"generate_len", 128}, {"precision", "bf16"}};
-  for (auto it = extra.begin(); it != extra.end(); ++it) r[it.key()] = it.value();
+  r.update(extra);
   return r;
 }
 
