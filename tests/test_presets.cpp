@@ -137,3 +137,23 @@ TEST_CASE("a device object's unknown member or generation is an error naming the
   const Json none = paleo::handle_request({{"command", "estimate"}, {"net", "alex_v2"}, {"device", base}});
   CHECK(none["software_era"]["key"] == "untuned");
 }
+
+TEST_CASE("the GB200 preset is the NVL72 datasheet's rack over its 72 GPUs, dense") {
+  const paleo::Presets& p = paleo::Presets::instance();
+  const paleo::Device d = p.device("GB200");
+  // The datasheet's rack figures: FP32 5,760 TFLOPS, 576 TB/s, 13.4 TB (186 GB a GPU); tensor
+  // figures with sparsity, which halves them: TF32 180, BF16 360, FP8 720 PFLOPS.
+  CHECK(d.peak_gflops == 5760e3 / 72);
+  CHECK(d.mem_bandwidth_gb_per_s == 576e3 / 72);
+  CHECK(d.memory_bytes == 186.0 * 1024 * 1024 * 1024);
+  CHECK(d.peak_tensor_gflops.at("tf32") == 180e6 / 72 / 2);
+  CHECK(d.peak_tensor_gflops.at("bf16") == 360e6 / 72 / 2);
+  CHECK(d.peak_tensor_gflops.at("fp8") == 720e6 / 72 / 2);
+  CHECK(d.generation == "blackwell");
+  // Its node is the rack: 72 GPUs in one NVLink 5 domain.
+  std::string device_key;
+  const paleo::Cluster rack = p.cluster(d.node, &device_key);
+  CHECK(device_key == "GB200");
+  CHECK(rack.devices_per_node == 72);
+  CHECK(rack.intra.key == "nvlink5_b200");
+}

@@ -2,6 +2,6 @@
 
 namespace paleo {
 
-inline constexpr const char* kVersion = "0.3.24";
+inline constexpr const char* kVersion = "0.3.25";
 
 }  // namespace paleo
