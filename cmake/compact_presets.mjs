@@ -2,10 +2,11 @@
 // PALEO_PRESETS_COMPACT): each JSON file without the whitespace between its tokens, and, with
 // --drop-records, without the records the core never reads (no answer carries them): each
 // software era's fit (its residuals, cases, notes and sources), the nets' sources and notes, the
-// error bands' note and per-family cross_validated.
+// error bands' note and per-family cross_validated; with --drop-provenance, the presets'
+// provenance (below).
 // Every kept token is copied as written (a number's text too, so "1.0" stays a float), and the
 // copy is checked against the file parsed with those members deleted.
-// Usage: node compact_presets.mjs <presets dir> <output dir> [--drop-records]
+// Usage: node compact_presets.mjs <presets dir> <output dir> [--drop-records] [--drop-provenance]
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -19,6 +20,17 @@ const ERA_RECORD_MEMBERS = new Set(['note', 'notes', 'sources', 'fit', 'fitted_o
 // The preset nets' sources and notes: where each layer table comes from, in words; the core reads
 // a net's name, label and layers.
 const NET_RECORD_MEMBERS = new Set(['sources', 'notes']);
+
+// The presets' provenance in words: where each device's, link's, cluster's, interconnect's and
+// software preset's numbers come from. `presets` lists it; no estimate reads it and the page shows
+// none, so --drop-provenance (the estimate-only module: the page's first load, the embed) leaves
+// it to the full module, the CLI and the npm package. Prices keep theirs: the page prints it.
+const PROVENANCE_FILES = new Set(['devices.json', 'links.json', 'clusters.json', 'interconnects.json',
+  'software.json']);
+const PROVENANCE_MEMBERS = new Set(['sources', 'notes']);
+function provenanceOf(rel) {
+  return PROVENANCE_FILES.has(rel) ? (key, depth) => depth === 2 && PROVENANCE_MEMBERS.has(key) : () => false;
+}
 
 // What --drop-records leaves out of the file `rel`: (member name, depth) => whether.
 function recordsOf(rel) {
@@ -87,6 +99,7 @@ function withoutMembers(doc, drop, depth = 0) {
 
 const [source, output, ...options] = process.argv.slice(2);
 const dropRecords = options.includes('--drop-records');
+const dropProvenance = options.includes('--drop-provenance');
 const files = [];
 const walk = (dir) => {
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
@@ -98,7 +111,9 @@ walk(source);
 rmSync(output, { recursive: true, force: true });  // a file removed from presets/ leaves no copy
 for (const rel of files) {
   const text = readFileSync(join(source, rel), 'utf8');
-  const drop = dropRecords ? recordsOf(rel) : () => false;
+  const records = dropRecords ? recordsOf(rel) : () => false;
+  const provenance = dropProvenance ? provenanceOf(rel) : () => false;
+  const drop = (key, depth) => records(key, depth) || provenance(key, depth);
   const out = compact(text, drop);
   if (!isDeepStrictEqual(JSON.parse(out), withoutMembers(JSON.parse(text), drop)))
     throw new Error(`compact_presets: ${rel} does not read back as the file`);

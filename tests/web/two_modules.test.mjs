@@ -107,3 +107,27 @@ test('an imported net loads the full module, which reads it: the net\'s line say
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+// The estimate-only module leaves out the presets' provenance in words (cmake/compact_presets.mjs,
+// --drop-provenance): its `presets` is the CLI's without the devices', links', clusters',
+// interconnects' and software presets' sources and notes, every key and number the same.
+test('the first module\'s presets are the CLI\'s without their provenance in words', async () => {
+  const page = await recordedPage();
+  await page.goto(server.url + '/');
+  await page.waitForSelector('body[data-ready=true]');
+  const shown = await page.evaluate(() => window.paleoBoot.firstPresets);
+  const cli = cliApi({ command: 'presets' });
+  const lists = ['devices', 'links', 'clusters', 'interconnects', 'software'];
+  for (const list of lists) assert.ok(cli[list].every((e) => e.sources), `the CLI's ${list} carry sources`);
+  const withoutProvenance = { ...cli };
+  for (const list of lists)
+    withoutProvenance[list] = cli[list].map((entry) => {
+      const rest = { ...entry };
+      delete rest.sources;
+      delete rest.notes;
+      return rest;
+    });
+  assert.deepEqual(shown, withoutProvenance);
+  assert.ok(cli.prices.every((p) => p.sources), 'the prices keep theirs: the page prints them');
+  assert.equal(fullModuleFetches(page), 0, page.paths.join());
+});
