@@ -157,3 +157,30 @@ TEST_CASE("the GB200 preset is the NVL72 datasheet's rack over its 72 GPUs, dens
   CHECK(rack.devices_per_node == 72);
   CHECK(rack.intra.key == "nvlink5_b200");
 }
+
+TEST_CASE("the Blackwell Ultra presets: GB300 a rack's 72nd, B300 the HGX board's eighth, both on XDR") {
+  const paleo::Presets& p = paleo::Presets::instance();
+  const paleo::Device gb300 = p.device("GB300");
+  // GB300 NVL72: FP8 720 PFLOPS with sparsity (360 dense), 576 TB/s, a rack of 72 GPUs; per GPU,
+  // dense: BF16 2.5, TF32 1.25 PFLOPS, 279 GB.
+  CHECK(gb300.peak_tensor_gflops.at("fp8") == 720e6 / 2 / 72);
+  CHECK(gb300.mem_bandwidth_gb_per_s == 576e3 / 72);
+  CHECK(gb300.peak_tensor_gflops.at("bf16") == 2.5e6);
+  CHECK(gb300.memory_bytes == 279.0 * 1024 * 1024 * 1024);
+  // HGX B300 per GPU, dense: FP8 4,500, BF16 2,250, TF32 1,125 TFLOPS; FP32 75 TFLOPS.
+  const paleo::Device b300 = p.device("B300");
+  CHECK(b300.peak_tensor_gflops.at("fp8") == 4500e3);
+  CHECK(b300.peak_tensor_gflops.at("bf16") == 2250e3);
+  CHECK(b300.peak_tensor_gflops.at("tf32") == 1125e3);
+  CHECK(b300.peak_gflops == 75e3);
+  // ConnectX-8: 800 Gb/s a port, 100 GB/s a direction.
+  std::string device_key;
+  const paleo::Cluster rack = p.cluster(gb300.node, &device_key);
+  CHECK(device_key == "GB300");
+  CHECK(rack.devices_per_node == 72);
+  CHECK(rack.inter.peak_gb_per_s == 800.0 / 8);
+  const paleo::Cluster node = p.cluster(b300.node, &device_key);
+  CHECK(device_key == "B300");
+  CHECK(node.devices_per_node == 8);
+  CHECK(node.inter.key == "infiniband_xdr");
+}
