@@ -158,7 +158,7 @@ TEST_CASE("the GB200 preset is the NVL72 datasheet's rack over its 72 GPUs, dens
   CHECK(rack.intra.key == "nvlink5_b200");
 }
 
-TEST_CASE("the Blackwell Ultra presets: GB300 a rack's 72nd, B300 the HGX board's eighth, both on XDR") {
+TEST_CASE("the Blackwell Ultra presets: GB300 the NVL72 rack over 72 GPUs, B300 the HGX figures, nodes on XDR") {
   const paleo::Presets& p = paleo::Presets::instance();
   const paleo::Device gb300 = p.device("GB300");
   // GB300 NVL72: FP8 720 PFLOPS with sparsity (360 dense), 576 TB/s, a rack of 72 GPUs; per GPU,

@@ -335,3 +335,22 @@ test('the TP communication overlap: the default sends nothing, "forward and back
   assert.equal('tp_comm_overlap' in planRequest(state), false);
   await assertLinkKeeps(page, 'tp_comm_overlap', 'forward_backward', cli);
 });
+
+test('expert TP: empty sends nothing (the core takes tp), 1 folds the experts over the TP ranks as the CLI prices it, and a link keeps it', async () => {
+  const page = await open('#net=mixtral_8x7b&t_nodes=2&t_per_node=8&tp=2&sequence_parallel=true&ep=8&seq_len=4096' +
+    '&micro_batch=1&global_batch=64&zero=1');
+  const unsplit = await result(page);
+  assert.equal('expert_tp' in unsplit.requests.estimate, false);
+  assert.equal(unsplit.transformer.parallel.expert_tp, 2, 'the default is tp');
+  await afterUpdate(page, () => page.fill('#expert_tp', '1'));
+  const folded = await result(page);
+  assert.equal(folded.requests.estimate.expert_tp, 1);
+  const cli = cliApi(folded.requests.estimate);
+  assertClose(folded.transformer, cli, 1e-12);
+  assert.equal(cli.parallel.expert_tp, 1);
+  // Whole experts on each rank: each all-to-all carries half the tokens of expert TP 2's.
+  assert.ok(cli.breakdown.ep_comm_ms < unsplit.transformer.breakdown.ep_comm_ms,
+    `expert TP 1: ${cli.breakdown.ep_comm_ms} ms, 2: ${unsplit.transformer.breakdown.ep_comm_ms} ms`);
+  assert.match(await page.locator('#context').textContent(), /EP 8 · expert TP 1/);
+  await assertLinkKeeps(page, 'expert_tp', '1', cli);
+});

@@ -130,4 +130,5 @@ test('the first module\'s presets are the CLI\'s without their provenance in wor
   assert.deepEqual(shown, withoutProvenance);
   assert.ok(cli.prices.every((p) => p.sources), 'the prices keep theirs: the page prints them');
   assert.equal(fullModuleFetches(page), 0, page.paths.join());
+  await page.close();
 });

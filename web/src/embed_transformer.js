@@ -25,6 +25,7 @@ export const TRANSFORMER_ATTRIBUTES = [
   ['pp', 'pp', 'pp', 'number'],
   ['cp', 'cp', 'cp', 'number'],
   ['ep', 'ep', 'ep', 'number'],
+  ['expert-tp', 'expert_tp', 'expert_tp', 'number'],
   ['dp', 'dp', null, 'number'],
   ['virtual-stages', 'virtual_stages', 'virtual_stages', 'number'],
   ['sequence-parallel', 'sequence_parallel', 'sequence_parallel', 'bool'],
@@ -47,7 +48,7 @@ export const TRANSFORMER_EMBED_SECTIONS = ['step_ms', 'tokens_per_s', 'tokens_pe
 
 // Attributes only a transformer has: one of them (or a config) makes the element a transformer's
 // without asking the core what the net is.
-export const TRANSFORMER_ONLY_ATTRIBUTES = ['config', 'config-url', 'per-node', 'tp', 'pp', 'cp', 'ep', 'dp',
+export const TRANSFORMER_ONLY_ATTRIBUTES = ['config', 'config-url', 'per-node', 'tp', 'pp', 'cp', 'ep', 'expert-tp', 'dp',
   'virtual-stages', 'sequence-parallel', 'schedule', 'global-batch', 'micro-batch', 'seq-len', 'recompute', 'zero',
   'attention', 'train-tokens'];
 

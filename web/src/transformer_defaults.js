@@ -6,7 +6,7 @@
 import { NEWCOMER_HARDWARE, TRANSFORMER_DEFAULTS, transformerNet, transformerRequest } from './transformer_request.js';
 import { CUSTOM_DEVICE } from './custom_device.js';
 
-const LAYOUT = ['pp', 'cp', 'ep', 'virtual_stages', 'schedule', 'global_batch', 'micro_batch', 'recompute', 'zero', 'attention'];
+const LAYOUT = ['pp', 'cp', 'ep', 'expert_tp', 'virtual_stages', 'schedule', 'global_batch', 'micro_batch', 'recompute', 'zero', 'attention'];
 
 // `hardware`: also take the newcomer's hardware (coming from a CNN). `prices`: the price presets.
 export async function startingLayout(call, state, { hardware = false, prices = [] } = {}) {

@@ -5,6 +5,7 @@ import { withProfile } from './calibration_request.js';
 
 export const TRANSFORMER_DEFAULTS = {
   config: '', precision: 'bf16', tp: 1, pp: 1, cp: 1, ep: 1, virtual_stages: 1, sequence_parallel: false,
+  expert_tp: 0,  // 0: the request's tp (the core's default), so nothing is sent
   // recompute may be '': the software era's stack chooses (the answer's `assumed` says what).
   schedule: '1f1b', seq_len: 0, global_batch: 64, micro_batch: 1, recompute: 'selective', zero: 1, attention: 'flash',
   fused_elementwise: '',  // '': the stack's ('true' fused kernels or torch.compile, 'false' eager PyTorch)
@@ -55,6 +56,7 @@ export function transformerRequest(state, command = 'estimate') {
   if (state.recompute !== '') request.recompute = state.recompute;
   request.zero = state.zero;
   if (state.ep > 1) request.ep = state.ep;
+  if (state.expert_tp > 0) request.expert_tp = state.expert_tp;
   if (state.virtual_stages > 1) request.virtual_stages = state.virtual_stages;
   if (state.seq_len > 0) request.seq_len = state.seq_len;
   if (state.train_btokens > 0) {
