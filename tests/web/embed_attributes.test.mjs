@@ -64,7 +64,7 @@ test('a transformer request survives the snippet: defaults, a layout away from t
   const llama = { ...DEFAULTS, net: 'llama3_8b', seq_len: 8192, tp: 2, sequence_parallel: true };
   const scenarios = [
     llama,
-    { ...llama, t_nodes: 4, t_per_node: 8, pp: 2, cp: 2, ep: 1, virtual_stages: 2, schedule: 'interleaved_1f1b',
+    { ...llama, t_nodes: 4, t_per_node: 8, pp: 2, cp: 2, ep: 2, expert_tp: 1, virtual_stages: 2, schedule: 'interleaved_1f1b',
       global_batch: 512, micro_batch: 2, recompute: 'full', zero: 3, attention: 'eager', precision: 'fp8',
       t_cluster: 'dgx_h100_ndr', t_software_era: 'megatron_core_hopper_2024', train_btokens: 15.6, price: 2.25 },
     { ...llama, recompute: '', train_btokens: 0, price_preset: 'aws_p5_h100_capacity_block' },
