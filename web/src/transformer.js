@@ -20,7 +20,7 @@ export function netInfo(t, pasted) {
 export function describe(t) {
   const p = t.parallel, c = t.cluster;
   const layout = [`TP ${p.tp}`, `PP ${p.pp}`, `DP ${p.dp}`, `CP ${p.cp}`, p.ep > 1 ? `EP ${p.ep}` : null,
-    p.ep > 1 && p.expert_tp !== undefined && p.expert_tp !== p.tp ? `expert TP ${p.expert_tp}` : null].filter(Boolean);
+    p.ep > 1 && p.expert_tp !== p.tp ? `expert TP ${p.expert_tp}` : null].filter(Boolean);
   return `${t.model.name} on ${p.devices} × ${t.device.name} (${c.nodes} × ${c.devices_per_node}, ${c.name}), ` +
     `${t.precision.name}; ${layout.join(' · ')}${p.sequence_parallel ? ' + SP' : ''}, ${p.schedule.replaceAll('_', ' ')}; ` +
     `global batch ${integer(p.global_batch)} × ${integer(p.seq_len)} tokens, micro-batch ${p.micro_batch}; ` +
